@@ -408,7 +408,7 @@ def _print(out: dict[str, object], as_json: bool) -> int:
 
 def _plant(root: Path, outside: Path, sparse_bytes: int, tag: str) -> None:
     """What anyone who can write the folder may put there, with no key."""
-    from desktop_mem.core.sync import crypto, files
+    from desktop_mem.core.sync import crypto, files, frame
 
     sync_id = root.name.removeprefix(files.PREFIX)
     keys = root / "keys"
@@ -418,7 +418,7 @@ def _plant(root: Path, outside: Path, sparse_bytes: int, tag: str) -> None:
 
     def framed(kind: str, header: bytes, body: bytes = b"") -> bytes:
         size = len(header).to_bytes(4, "big")
-        return files.MAGIC + bytes([files.FORMAT]) + size + header + body + bytes(64)
+        return frame.MAGIC + bytes([frame.FORMAT]) + size + header + body + bytes(64)
 
     writer = crypto.new_id()
     head = f'{{"generation":9,"kind":"keys","sync":"{sync_id}","writer":"{writer}"}}'.encode()

@@ -20,7 +20,7 @@ import json
 import logging
 import os
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, NoReturn
 
 import anyio
 import mcp_types as types
@@ -39,34 +39,38 @@ MAX_ID_INT = 2**53 - 1
 class FrameError(Exception):
     """A frame that must be answered with a JSON-RPC error (and not passed on)."""
 
-    def __init__(self, code: int, message: str, request_id: Any = None) -> None:
+    def __init__(self, code: int, message: str, request_id: RequestId = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.request_id = request_id
 
 
+# a JSON-RPC request's id as the frame gave it (None: not known, or a notification)
+RequestId = str | int | None
+
+
 class _TooLarge:
     """A number that did not fit (kept as a marker so the frame's id can still be read)."""
 
 
-def _parse_int(text: str) -> Any:
+def _parse_int(text: str) -> int | _TooLarge:
     if len(text.lstrip("-")) > 19:
         return _TooLarge()
     value = int(text)
     return value if -MAX_INT - 1 <= value <= MAX_INT else _TooLarge()
 
 
-def _parse_float(text: str) -> Any:
+def _parse_float(text: str) -> float | _TooLarge:
     value = float(text)
     return value if value not in (float("inf"), float("-inf")) else _TooLarge()
 
 
-def _refuse_constant(name: str) -> Any:
+def _refuse_constant(name: str) -> NoReturn:
     raise ValueError(name)  # NaN, Infinity: not JSON
 
 
-def _request_id(frame: dict[str, Any]) -> Any:
+def _request_id(frame: dict[str, object]) -> RequestId:
     """The frame's id if it is one JSON-RPC allows (a string or a whole number, never a
     boolean); FrameError otherwise."""
     rid = frame.get("id")
@@ -89,9 +93,9 @@ def _encodable(text: str) -> bool:
     return True
 
 
-def _check_values(value: Any, request_id: Any) -> None:
+def _check_values(value: object, request_id: RequestId) -> None:
     """Refuse numbers beyond 64 bits, lone surrogates and deep nesting anywhere."""
-    stack: list[tuple[Any, int]] = [(value, 0)]
+    stack: list[tuple[object, int]] = [(value, 0)]
     while stack:
         item, depth = stack.pop()
         if depth > MAX_DEPTH:
@@ -155,7 +159,7 @@ def check_frame(line: bytes) -> types.JSONRPCMessage:
         ) from None
 
 
-def error_frame(code: int, message: str, request_id: Any = None) -> bytes:
+def error_frame(code: int, message: str, request_id: RequestId = None) -> bytes:
     body = {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
     return json.dumps(body, ensure_ascii=True).encode("ascii") + b"\n"
 

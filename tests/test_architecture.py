@@ -44,40 +44,74 @@ AREAS = {"apps", "registry", "documents", "store", "imports", "keys", "about", "
          "conversations", "command", "last_reject"}  # fmt: skip
 ANNOUNCING = {"add", "remove", "renew", "set_level", "set_unregistered_level", "clear_log",
               "unwatch", "sync", "accept", "reject", "restore", "renew_recovery_code",
-              "set_enabled", "edit", "rewrite", "delete", "forget", "do", "undo"}  # fmt: skip
-REFRESHES = {"refresh", "refresh_memories", "update_found"}
+              "set_enabled", "edit", "rewrite", "delete", "forget", "do", "undo", "pin",
+              "set_always"}  # fmt: skip
+REFRESHES = {"refresh", "refresh_memories", "update_found", "memory_changed"}
 SAID_BY_THE_CORE = {"memories_changed", "conversations_changed", "documents_changed",
                     "proposals_changed", "apps_changed", "key_changed"}  # fmt: skip
 
 
 def _hand_refreshes(source: str) -> list[str]:
-    """The functions (with what is nested in them: a task's `done`) that call an
-    announcing operation of the service and refresh by hand, or say by hand what the
-    core says: "name:line"."""
+    """The functions (with what is nested in them: a task's `done`, and a method of the
+    same class a task is told to call when done) that call an announcing operation of
+    the service, or hand it to a task (`tasks.run(self.app.memories.restore, ...)`), and
+    refresh by hand, or say by hand what the core says: "name:line"."""
     import ast
 
     def name(node: ast.expr) -> str:
         return node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
 
-    found = []
-    for fn in ast.walk(ast.parse(source)):
-        if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
-            continue
-        calls = [
+    def calls(fn: ast.AST) -> list[ast.Attribute]:
+        return [
             c.func
             for c in ast.walk(fn)
             if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
         ]
-        writes = any(f.attr in ANNOUNCING and name(f.value) in AREAS for f in calls)
-        refresh = next(
+
+    def refresh_in(fn: ast.AST) -> ast.Attribute | None:
+        return next(
             (
                 f
-                for f in calls
+                for f in calls(fn)
                 if f.attr in REFRESHES or (f.attr == "emit" and name(f.value) in SAID_BY_THE_CORE)
             ),
             None,
         )
-        if writes and refresh is not None:
+
+    tree = ast.parse(source)
+    methods: dict[int, dict[str, ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+    for cls in ast.walk(tree):
+        if isinstance(cls, ast.ClassDef):
+            for item in cls.body:
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                    methods.setdefault(id(item), {}).update(
+                        {m.name: m for m in cls.body if isinstance(m, ast.FunctionDef)}
+                    )
+    found = []
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        writes = any(
+            isinstance(a, ast.Attribute) and a.attr in ANNOUNCING and name(a.value) in AREAS
+            for a in ast.walk(fn)
+        )
+        if not writes:
+            continue
+        refresh = refresh_in(fn)
+        if refresh is None:  # a method of its class it hands a task as what follows
+            siblings = methods.get(id(fn), {})
+            followed = [
+                siblings[kw.value.attr]
+                for c in ast.walk(fn)
+                if isinstance(c, ast.Call)
+                for kw in c.keywords
+                if kw.arg in ("done", "failed")
+                and isinstance(kw.value, ast.Attribute)
+                and name(kw.value.value) == "self"
+                and kw.value.attr in siblings
+            ]
+            refresh = next((r for m in followed if (r := refresh_in(m)) is not None), None)
+        if refresh is not None:
             found.append(f"{fn.name}:{refresh.lineno}")
     return found
 
@@ -104,6 +138,15 @@ def test_the_check_would_see_a_hand_refresh() -> None:
         "def accepted(self):\n    self.app.imports.accept([1])\n"
         "    self.hub.memories_changed.emit(None)\n"
     ) == ["accepted:3"]
+    assert _hand_refreshes(
+        "def restore(self):\n"
+        "    tasks.run(self.app.memories.restore, 1, done=lambda r: self.memory_changed(1))\n"
+    ) == ["restore:2"]
+    assert _hand_refreshes(
+        "class Page:\n"
+        "    def rewrite(self):\n        tasks.run(self.app.about.rewrite, done=self.rewritten)\n"
+        "    def rewritten(self, done):\n        self.refresh()\n"
+    ) == ["rewrite:5"]
     assert _hand_refreshes("def shown(self):\n    self.refresh()\n") == []
 
 

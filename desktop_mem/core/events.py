@@ -21,7 +21,7 @@ import logging
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 log = logging.getLogger(__name__)
 
@@ -118,10 +118,12 @@ class ProposalsChanged(Event):
 
 @dataclass(frozen=True)
 class TurnLearned(Event):
-    """The write path finished for a turn: what it taught (core.chat.learning.Learned)."""
+    """The write path finished for a turn: what it taught (core.chat.records.Learned;
+    None when it failed). The bus knows no record of a layer above it: a listener
+    narrows it."""
 
     answer_id: int | None
-    learned: Any
+    learned: object
 
 
 @dataclass(frozen=True)
@@ -132,9 +134,10 @@ class ConversationTitled(Event):
 
 @dataclass(frozen=True)
 class ServerObserved(Event):
-    """What the model server said after a turn (core.models.loaded.SlowTurns or None)."""
+    """What the model server said after a turn that would make every turn slow
+    (core.models.loaded.SlowTurns), or None."""
 
-    problem: Any
+    problem: object
 
 
 @dataclass(frozen=True)
@@ -144,6 +147,13 @@ class AppsChanged(Event):
 
     change: Change
     ids: tuple[int, ...] = ()  # the apps; empty: none in particular, or every one
+
+
+# What changed of the key: what opens it ("opens": a new recovery code, or the one of a
+# synced profile joined), the key itself ("rekeyed": re-encrypted under a new key or a
+# new passphrase, or moved between the keyring and a passphrase), or the whole profile
+# ("restored": a backup put in its place, with the key that opens the backup).
+KeyChange = Literal["opens", "rekeyed", "restored"]
 
 
 @dataclass(frozen=True)
@@ -156,9 +166,11 @@ class SpacesChanged(Event):
 
 @dataclass(frozen=True)
 class KeyChanged(Event):
-    """The profile's key, or where it is kept, changed: a new recovery code, or the one
-    of a synced profile joined. (A rekey or a restore closes the profile: it is opened
-    again, and read afresh, with its new key.)"""
+    """The profile's key, what opens it, or where it is kept, changed. A rekey and a
+    restore are made with the profile closed: they are announced on the profile opened
+    again with its new key (service.keys.changed_while_closed), once it is committed."""
+
+    how: KeyChange = "opens"
 
 
 @dataclass(frozen=True)

@@ -288,11 +288,12 @@ class AboutDialog(QDialog):
         tasks.run(self.app.about.rewrite, done=self.rewritten, failed=self.rewrite_failed)
 
     def rewritten(self, done: object) -> None:
+        """The lines are shown again as the store announces them (about_changed)."""
         self.rewriting = False
-        self.refresh()
-        self.say(self.tr("Rewritten: %n line(s).", "", len(self.lines)))
+        self._update_buttons()
+        self.say(self.tr("Rewritten: %n line(s).", "", len(self.app.about.lines())))
 
     def rewrite_failed(self, text: str) -> None:
         self.rewriting = False
-        self.refresh()
+        self._update_buttons()
         self.say(self.tr("Not rewritten; nothing was changed.") + " " + text)

@@ -255,15 +255,10 @@ class Application:
             )
             self.app.quit()
             return False
-        rebuilt = self.build_window()
+        self.build_window()
+        if changed:  # committed: said on the profile opened again, to the window built on it
+            self.service.keys.changed_while_closed("rekeyed")
         self._show_new_code(new_code)
-        if changed:
-            rebuilt.statusBar().showMessage(
-                QApplication.translate(
-                    "app", "Your memories were re-encrypted; the old key no longer opens them."
-                ),
-                15000,
-            )
         return changed
 
     def _show_new_code(self, code: str | None) -> None:
@@ -317,11 +312,9 @@ class Application:
             )
             self.app.quit()
             return False
-        rebuilt = self.build_window()
+        self.build_window()
         if restored:
-            rebuilt.statusBar().showMessage(
-                QApplication.translate("app", "The backup was restored."), 15000
-            )
+            self.service.keys.changed_while_closed("restored")
         return restored
 
     def build_window(self) -> MainWindow:

@@ -167,6 +167,9 @@ class Context:
         self.hub = Hub(view)
         self.server = ServerState(service, view)
         self.chat = ChatState(service, self.server, view)
+        # the other computers this profile syncs with, by name, as the sync controller
+        # last read them off the GUI thread (ui/sync_controller.py); () when none is known
+        self.sync_peers: tuple[str, ...] = ()
         self.core = CoreSignals(service.events, view, is_open=lambda: not service.keys.closed)
         # the space the window is in: new chats, added documents, the conversation list
         self.space = SpaceChoice(service.spaces, prefs, view)

@@ -397,7 +397,7 @@ class ConversationsController(QObject):
                 text += " " + self.tr(
                     "%n of them will no longer quote what was said in it.", "", lent
                 )
-            if elsewhere := deleted_elsewhere(self.ctx.app.sync):
+            if elsewhere := deleted_elsewhere(self.ctx):
                 text += ("" if text.endswith(("？", "。")) else " ") + elsewhere
             answer = QMessageBox.question(
                 self.ctx.view,

@@ -37,7 +37,9 @@ class CoreSignals(QObject):
     proposals_changed = Signal()  # facts found in imported history: added or decided
     apps_changed = Signal()  # apps over MCP: registered, changed (a level, a key, a use), removed
     spaces_changed = Signal()  # spaces: made, renamed, changed (instruction, kept apart), taken out
-    key_changed = Signal()  # the key, or what opens it (the recovery code), changed
+    # the key, what opens it (the recovery code) or where it is kept, changed: how
+    # (core.events.KeyChange: "opens", "rekeyed", "restored")
+    key_changed = Signal(str)
     _arrived = Signal()  # from any thread: something waits to be delivered
 
     def __init__(
@@ -94,6 +96,8 @@ class CoreSignals(QObject):
                 self.backend_changed.emit(event.model)
             elif isinstance(event, core.SyncChanged):
                 self.sync_changed.emit(event.state)
+            elif isinstance(event, core.KeyChanged):
+                self.key_changed.emit(event.how)
             else:
                 kinds.add(type(event))
         if removed is None or removed:
@@ -110,7 +114,6 @@ class CoreSignals(QObject):
             (core.ProposalsChanged, self.proposals_changed),
             (core.AppsChanged, self.apps_changed),
             (core.SpacesChanged, self.spaces_changed),
-            (core.KeyChanged, self.key_changed),
         ):
             if kind in kinds:
                 signal.emit()

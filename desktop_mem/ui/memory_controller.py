@@ -308,6 +308,19 @@ class MemoryController(QObject):
 
         self.refresh_memories(reselect)
 
+    def _written(self, memory_id: int | None = None) -> None:
+        """A write this window asked for is done. The store announced it, and the list
+        is read again from that announcement (memory_changed), not from here: this only
+        says which memory to select, now if the list already holds it (the announcement
+        came first), else once it is read again."""
+        self._working(None)
+        if memory_id is None:
+            return
+        self._focus = memory_id
+        if self.browser.select(memory_id):
+            self._focus = None
+            self.show_memory_details(memory_id)
+
     def add_memory(self, text: str, kind: str, pinned: bool) -> None:
         self._working(self.tr("Saving the memory…"))
         new = NewMemory(text, kind=kind, pinned=pinned, source="user")
@@ -315,7 +328,7 @@ class MemoryController(QObject):
             self.app.memories.add,
             new,
             "user",
-            done=lambda r: self.memory_changed(r.memory.id),
+            done=lambda r: self._written(r.memory.id),
             failed=self._error,
         )
 
@@ -325,7 +338,7 @@ class MemoryController(QObject):
         self._working(self.tr("Saving the memory…"))
 
         def saved(_r: object) -> None:
-            self.memory_changed(memory_id)
+            self._written(memory_id)
             self.ctx.hub.status.emit(self.tr("The memory was saved."), 5000)
 
         tasks.run(
@@ -345,7 +358,7 @@ class MemoryController(QObject):
             self.app.memories.pin,
             memory_id,
             pinned,
-            done=lambda _m: self.memory_changed(memory_id),
+            done=lambda _m: self._written(memory_id),
             failed=self._error,
         )
 
@@ -355,7 +368,7 @@ class MemoryController(QObject):
             self.app.memories.set_always,
             memory_id,
             always,
-            done=lambda _m: self.memory_changed(memory_id),
+            done=lambda _m: self._written(memory_id),
             failed=self._error,
         )
 
@@ -364,7 +377,7 @@ class MemoryController(QObject):
             self.app.memories.restore,
             memory_id,
             version,
-            done=lambda r: self.memory_changed(memory_id),
+            done=lambda _r: self._written(memory_id),
             failed=self._error,
         )
 
@@ -378,7 +391,7 @@ class MemoryController(QObject):
                     if len(ids) == 1
                     else self.tr("They shaped %n answer(s).", "", used)
                 )
-            if elsewhere := deleted_elsewhere(self.app.sync):
+            if elsewhere := deleted_elsewhere(self.ctx):
                 text += ("" if text.endswith(("？", "。")) else " ") + elsewhere
             answer = QMessageBox.question(
                 self.ctx.view,
@@ -392,7 +405,7 @@ class MemoryController(QObject):
         self._working(self.tr("Deleting…"))
 
         def deleted(n: int) -> None:
-            self.memory_changed()  # clears the details of a deleted one
+            self._written()  # the announcement clears the details of a deleted one
             self.ctx.hub.status.emit(self.tr("Deleted %n memory(s).", "", n), 8000)
 
         tasks.run(self.app.memories.delete, ids, done=deleted, failed=self._error)

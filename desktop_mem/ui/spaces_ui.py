@@ -430,7 +430,7 @@ class SpacesPage(QWidget):
             "Move them to the shared space, where every space that is not kept apart is given "
             "them, or delete them for good, with their history."
         )
-        if elsewhere := deleted_elsewhere(self.ctx.app.sync):
+        if elsewhere := deleted_elsewhere(self.ctx):
             info += ("" if info.endswith("。") else " ") + elsewhere
         box.setInformativeText(info)
         move = box.addButton(

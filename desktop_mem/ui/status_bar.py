@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QProgressBar, QSizeGrip, QStatusBar, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QProgressBar, QSizeGrip, QStatusBar, QWidget
 
 from desktop_mem.core.models.catalog import short_name
 from desktop_mem.ui.connection import ConnectionController
@@ -39,6 +39,20 @@ class StatusBar(QStatusBar):
         self.messageChanged.connect(self._message_changed)
         self.addWidget(self.ollama_status)
         self.addWidget(self.memory_status)
+        ctx.core.key_changed.connect(self._key_changed)
+
+    def _key_changed(self, how: str) -> None:
+        """A key changed with the profile closed is said on the window opened again on it,
+        as the profile announces it (what opens the key is said where it was made)."""
+        if how == "rekeyed":
+            text = QApplication.translate(
+                "app", "Your memories were re-encrypted; the old key no longer opens them."
+            )
+        elif how == "restored":
+            text = QApplication.translate("app", "The backup was restored.")
+        else:
+            return
+        self.showMessage(text, 15000)
 
     def follow(self, connection: ConnectionController, syncing: SyncController) -> None:
         """The controllers it speaks for; its permanent parts go after theirs."""

@@ -32,24 +32,21 @@ SOON_MS = 2_000  # and this long after a change made here (more changes wait wit
 LABEL_MS = 30_000  # "2 min ago" is written again this often
 
 
-def deleted_elsewhere(sync: Any) -> str:
-    """What a delete confirmation adds when the profile syncs (`sync`: the service's):
-    what is deleted here goes from the other computers too, named when they are known;
-    "" when it does not sync."""
-    if not sync.enabled:
+def deleted_elsewhere(ctx: Context) -> str:
+    """What a delete confirmation adds when the profile syncs: what is deleted here goes
+    from the other computers too, named as the sync controller last read them (off the
+    GUI thread: reading them goes to the sync folder, which may be slow or hung); ""
+    when it does not sync."""
+    if not ctx.app.sync.enabled:
         return ""
-    try:
-        names = [p.name for p in sync.peers() if not p.removed]
-    except Exception:  # noqa: BLE001  (a sync state it cannot read: say it without names)
-        names = []
-    if not names:
+    if not ctx.sync_peers:
         return QCoreApplication.translate(
             "SyncWords",
             "This profile syncs: what you delete here goes from your other computers too.",
         )
     return QCoreApplication.translate(
         "SyncWords", "This profile syncs: what you delete here goes from %1 too."
-    ).replace("%1", QLocale().createSeparatedList(names))
+    ).replace("%1", QLocale().createSeparatedList(list(ctx.sync_peers)))
 
 
 def default_computer_name() -> str:
@@ -77,7 +74,7 @@ class SyncController(QObject):
         self.running = False
         self.again = False  # a change came during a pass: another one after it
         self.error = ""  # the last pass's failure, in the window's words
-        self.info: dict[str, Any] = {"enabled": False}
+        self._info: dict[str, Any] = {"enabled": False}
         self.taken_in: tuple[int, int, str] | None = None  # a large file's progress
         self.timer = QTimer(self)
         self.timer.setInterval(pass_ms)
@@ -100,6 +97,21 @@ class SyncController(QObject):
         self.destroyed.connect(lambda *_: unsubscribe())  # not self: it is going
         if self.app.sync.enabled:
             self._start()
+
+    @property
+    def info(self) -> dict[str, Any]:
+        """How sync stands, as last read off the GUI thread (core: Syncer.info)."""
+        return self._info
+
+    @info.setter
+    def info(self, info: dict[str, Any]) -> None:
+        self._info = info
+        me = info.get("device")
+        self.ctx.sync_peers = tuple(
+            str(c["name"])
+            for c in info.get("computers") or []
+            if c.get("device") != me and not c.get("removed") and c.get("name")
+        )
 
     # -- when -------------------------------------------------------------------------
 
@@ -130,8 +142,10 @@ class SyncController(QObject):
             self.info = {"enabled": False}
             self.error = ""
             self.changed.emit()
-        elif state in ("removed", "renamed", "moved"):
-            self._read_info()  # a computer taken out leaves the line now, not at the next pass
+        elif state in ("removed", "renamed", "moved") or (state == "synced" and not self.running):
+            # a computer taken out leaves the line now, not at the next pass; a pass made
+            # elsewhere (the service called directly) is read as one of its own would be
+            self._read_info()
         self.sync_changed.emit(state)
 
     def _read_info(self) -> None:

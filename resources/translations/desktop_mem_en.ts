@@ -8,7 +8,7 @@
         <translation><numerusform>%n line, given in every chat.</numerusform><numerusform>%n lines, given in every chat.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="293" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="294" />
         <source>Rewritten: %n line(s).</source>
         <translation><numerusform>Rewritten: %n line.</numerusform><numerusform>Rewritten: %n lines.</numerusform></translation>
     </message>
@@ -247,62 +247,62 @@
         <translation><numerusform>Moved %n memory to %1.</numerusform><numerusform>Moved %n memories to %1.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="374" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="387" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>Delete %n memory for good, with its history?</numerusform><numerusform>Delete %n memories for good, with their history?</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="377" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="390" />
         <source>It shaped %n answer(s).</source>
         <translation><numerusform>It shaped %n answer.</numerusform><numerusform>It shaped %n answers.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="379" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="392" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>They shaped %n answer.</numerusform><numerusform>They shaped %n answers.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="396" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="409" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>Deleted %n memory.</numerusform><numerusform>Deleted %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="424" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="437" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>Forgot %n memory; the conversations stay to read, but the assistant no longer sees them.</numerusform><numerusform>Forgot %n memories; the conversations stay to read, but the assistant no longer sees them.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="430" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="443" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>Forgot %n memory</numerusform><numerusform>Forgot %n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="431" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="444" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform> and deleted %n message.</numerusform><numerusform> and deleted %n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="488" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="501" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>Exported %n memory to %1. That file is not encrypted.</numerusform><numerusform>Exported %n memories to %1. That file is not encrypted.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="531" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="544" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>Imported %n memory.</numerusform><numerusform>Imported %n memories.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="533" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="546" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>%n already known, skipped.</numerusform><numerusform>%n already known, skipped.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="546" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="559" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>While you were away, %n memory was tidied (merged or marked out of date); its History can undo it.</numerusform><numerusform>While you were away, %n memories were tidied (merged or marked out of date); each memory's History can undo it.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="556" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="569" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>Consolidation: %n change.</numerusform><numerusform>Consolidation: %n changes.</numerusform></translation>
     </message>
@@ -389,12 +389,12 @@
 <context>
     <name>StatusBar</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/status_bar.py" line="100" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="114" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● Connected · %n not indexed yet</numerusform><numerusform>● Connected · %n not indexed yet</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/status_bar.py" line="124" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="138" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · %n message not yet learned from</numerusform><numerusform> · %n messages not yet learned from</numerusform></translation>
     </message>

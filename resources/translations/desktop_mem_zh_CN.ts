@@ -99,12 +99,12 @@
         <translation>正在根据你的记忆写…模型需要一点时间。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="293" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="294" />
         <source>Rewritten: %n line(s).</source>
         <translation><numerusform>已重写：共 %n 行。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/about_dialog.py" line="298" />
+        <location filename="../../desktop_mem/ui/about_dialog.py" line="299" />
         <source>Not rewritten; nothing was changed.</source>
         <translation>没有重写，什么都没有改变。</translation>
     </message>
@@ -2115,153 +2115,153 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>密钥无效的应用</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="312" />
         <location filename="../../desktop_mem/ui/memory_controller.py" line="325" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="338" />
         <source>Saving the memory…</source>
         <translation>正在保存记忆…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="329" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="342" />
         <source>The memory was saved.</source>
         <translation>记忆已保存。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="374" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="387" />
         <source>Delete %n memory(s) for good, with their history?</source>
         <translation><numerusform>永久删除 %n 条记忆及其历史？</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="377" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="390" />
         <source>It shaped %n answer(s).</source>
         <translation><numerusform>它影响过 %n 个回答。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="379" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="392" />
         <source>They shaped %n answer(s).</source>
         <translation><numerusform>它们影响过 %n 个回答。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="385" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="398" />
         <source>Delete memories</source>
         <translation>删除记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="392" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="405" />
         <source>Deleting…</source>
         <translation>正在删除…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="396" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="409" />
         <source>Deleted %n memory(s).</source>
         <translation><numerusform>已删除 %n 条记忆。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="418" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="431" />
         <source>Forgetting everything…</source>
         <translation>正在忘记一切…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="424" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="437" />
         <source>Forgot %n memory(s); the conversations stay to read, but the assistant no longer sees them.</source>
         <translation><numerusform>已忘记 %n 条记忆；对话保留以供阅读，但助手不再看到它们。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="430" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="443" />
         <source>Forgot %n memory(s)</source>
         <translation><numerusform>已忘记 %n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="431" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="444" />
         <source> and deleted %n message(s).</source>
         <translation><numerusform>，并删除了 %n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="445" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="458" />
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="447" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="460" />
         <source>This deletes all %1 conversations and all %2 memories of this profile for good. The settings and the key stay.</source>
         <translation>这会永久删除此配置的全部 %1 个对话和全部 %2 条记忆。设置和密钥会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="452" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="465" />
         <source>DELETE</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="458" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="471" />
         <source>Deleting everything…</source>
         <translation>正在全部删除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="468" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="481" />
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="470" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="483" />
         <source>JSON (*.json);;Markdown (*.md)</source>
         <translation>JSON (*.json);;Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="476" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="489" />
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="488" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="501" />
         <source>Exported %n memory(s) to %1. That file is not encrypted.</source>
         <translation><numerusform>已导出 %n 条记忆到 %1。该文件未加密。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="497" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="510" />
         <source>Import memories</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="498" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="511" />
         <source>Memories (*.json *.md *.markdown *.txt *.csv);;All files (*)</source>
         <translation>记忆文件 (*.json *.md *.markdown *.txt *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="510" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="523" />
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="513" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="526" />
         <source>Nothing was imported</source>
         <translation>没有导入任何内容</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="525" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="538" />
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="531" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="544" />
         <source>Imported %n memory(s).</source>
         <translation><numerusform>已导入 %n 条记忆。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="533" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="546" />
         <source>%n already known, skipped.</source>
         <translation><numerusform>已有 %n 条，已跳过。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="537" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="550" />
         <source>Consolidating memories…</source>
         <translation>正在整理记忆…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="546" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="559" />
         <source>While you were away, %n memory(s) were tidied (merged or marked out of date); each memory's History can undo it.</source>
         <translation><numerusform>你不在的时候，整理了 %n 条记忆（合并或标记为过期）；可在每条记忆的历史中撤销。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/memory_controller.py" line="556" />
+        <location filename="../../desktop_mem/ui/memory_controller.py" line="569" />
         <source>Consolidation: %n change(s).</source>
         <translation><numerusform>整理完成：%n 处更改。</numerusform></translation>
     </message>
@@ -2309,6 +2309,16 @@ A local language model with a long-term memory you can see and control. Your con
         <translation>始终提供</translation>
     </message>
     <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="170" />
+        <source>Move to space</source>
+        <translation>移到空间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/memory_drawer.py" line="171" />
+        <source>Move the selected memories to another space, or make them shared, with their history</source>
+        <translation>把选中的记忆连同其历史移到另一个空间，或设为共享</translation>
+    </message>
+    <message>
         <location filename="../../desktop_mem/ui/memory_drawer.py" line="175" />
         <source>Space</source>
         <translation>空间</translation>
@@ -2328,16 +2338,6 @@ A local language model with a long-term memory you can see and control. Your con
         <location filename="../../desktop_mem/ui/memory_drawer.py" line="188" />
         <source>Delete…</source>
         <translation>删除…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="170" />
-        <source>Move to space</source>
-        <translation>移到空间</translation>
-    </message>
-    <message>
-        <location filename="../../desktop_mem/ui/memory_drawer.py" line="171" />
-        <source>Move the selected memories to another space, or make them shared, with their history</source>
-        <translation>把选中的记忆连同其历史移到另一个空间，或设为共享</translation>
     </message>
     <message>
         <location filename="../../desktop_mem/ui/memory_drawer.py" line="199" />
@@ -3645,99 +3645,99 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>StatusBar</name>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="64" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="78" />
         <source>Connecting to Ollama…</source>
         <translation>正在连接 Ollama…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="67" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="81" />
         <source>⚠ The model server answers with an error · %1</source>
         <translation>⚠ 模型服务器返回错误 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="71" />
-        <location filename="../../desktop_mem/ui/status_bar.py" line="109" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="85" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="123" />
         <source>● Connected · %1</source>
         <translation>● 已连接 · %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="75" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="89" />
         <source>● Connected · search by words only until %1 is there · %2</source>
         <translation>● 已连接 · %1 下载完成前仅按字词搜索 · %2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="81" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="95" />
         <source>● Connected · %1 is not installed</source>
         <translation>● 已连接 · 未安装 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="83" />
-        <location filename="../../desktop_mem/ui/status_bar.py" line="91" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="97" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="105" />
         <source>Download %1</source>
         <translation>下载 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="88" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="102" />
         <source>● Connected · search by words only</source>
         <translation>● 已连接 · 仅按字词搜索</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/status_bar.py" line="100" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="114" />
         <source>● Connected · %n not indexed yet</source>
         <translation><numerusform>● 已连接 · %n 项尚未索引</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="103" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="117" />
         <source>Index now</source>
         <translation>立即索引</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="113" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="127" />
         <source>○ Ollama not connected</source>
         <translation>○ 未连接 Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="117" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="131" />
         <source>Memory: incognito</source>
         <translation>记忆：无痕</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="119" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="133" />
         <source>Memory: on</source>
         <translation>记忆：开启</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="121" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="135" />
         <source>Memory: off (commands only)</source>
         <translation>记忆：关闭（仅指令）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/status_bar.py" line="124" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="138" />
         <source> · %n message(s) not yet learned from</source>
         <translation><numerusform> · 还有 %n 条消息尚未从中学习</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="128" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="142" />
         <source>Space: %1</source>
         <translation>空间：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="138" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="152" />
         <source>downloading %1…</source>
         <translation>正在下载 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="139" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="153" />
         <source>downloading %1 (%2%)</source>
         <translation>正在下载 %1（%2%）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="187" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="201" />
         <source>%1 is loaded with a %2-token context but this app asks for %3, so every turn reloads it: give the apps that use it the same context length, or set this one's in Settings.</source>
         <translation>%1 以 %2 个词元的上下文加载，但本应用需要 %3，所以每次对话都要重新加载它：让使用它的应用采用相同的上下文长度，或在“设置”中修改本应用的。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/status_bar.py" line="196" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="210" />
         <source>Ollama unloads %1 soon after each answer, so every turn waits for it to load again: give Ollama a longer keep-alive.</source>
         <translation>Ollama 在每次回答后很快就卸载 %1，所以每次对话都要等它重新加载：请延长 Ollama 的保持加载时间（keep-alive）。</translation>
     </message>
@@ -3745,27 +3745,27 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncController</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="273" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="287" />
         <source>Syncing… %1%</source>
         <translation>正在同步… %1%</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="275" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="289" />
         <source>Syncing…</source>
         <translation>正在同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="278" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="292" />
         <source>Not synced: the reason is below</source>
         <translation>未同步：原因见下方</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="279" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="293" />
         <source>Not synced: see Settings &gt; Sync</source>
         <translation>未同步：请查看“设置 &gt; 同步”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="281" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="295" />
         <source>Sync on</source>
         <translation>同步已开启</translation>
     </message>
@@ -4018,12 +4018,12 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncWords</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="46" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="43" />
         <source>This profile syncs: what you delete here goes from your other computers too.</source>
         <translation>这个配置文件正在同步：你在这里删除的内容也会从你的其他电脑上删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="50" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="47" />
         <source>This profile syncs: what you delete here goes from %1 too.</source>
         <translation>这个配置文件正在同步：你在这里删除的内容也会从 %1 上删除。</translation>
     </message>
@@ -4379,7 +4379,7 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     <name>app</name>
     <message>
         <location filename="../../desktop_mem/ui/app.py" line="253" />
-        <location filename="../../desktop_mem/ui/app.py" line="315" />
+        <location filename="../../desktop_mem/ui/app.py" line="310" />
         <location filename="../../desktop_mem/ui/unlock.py" line="54" />
         <source>Cannot open your memories</source>
         <translation>无法打开你的记忆</translation>
@@ -4411,8 +4411,8 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>这个恢复码打不开此配置：请核对后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="283" />
-        <location filename="../../desktop_mem/ui/app.py" line="289" />
+        <location filename="../../desktop_mem/ui/app.py" line="278" />
+        <location filename="../../desktop_mem/ui/app.py" line="284" />
         <location filename="../../desktop_mem/ui/unlock.py" line="120" />
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
@@ -4458,17 +4458,17 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
         <translation>密钥没有更改</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="262" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="48" />
         <source>Your memories were re-encrypted; the old key no longer opens them.</source>
         <translation>你的记忆已重新加密；旧密钥已无法打开它们。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="290" />
+        <location filename="../../desktop_mem/ui/app.py" line="285" />
         <source>Replace the memories and conversations of the profile “%1” with this backup (%2)? What the profile holds now is deleted.</source>
         <translation>用这个备份（%2）替换配置“%1”的记忆和对话吗？配置中现有的内容会被删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/app.py" line="323" />
+        <location filename="../../desktop_mem/ui/status_bar.py" line="52" />
         <source>The backup was restored.</source>
         <translation>备份已恢复。</translation>
     </message>
@@ -5084,7 +5084,7 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>sync</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="58" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="55" />
         <source>this computer</source>
         <translation>这台电脑</translation>
     </message>

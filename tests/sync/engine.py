@@ -19,7 +19,13 @@ writer writing it anew mends it.
 
 It knows nothing of desktop-mem's files: a version is whatever bytes a computer wrote,
 a deletion is a file a computer removed. `settle()` delivers everything whole and does
-nothing else."""
+nothing else.
+
+A schedule replays the same (the attacker's DESKTOP_MEM_ATTACK_ONLY): what it draws from
+the random sequence depends on what it does, never on the files' bytes or lengths (sealed
+files differ by a few bytes from one run to the next: nonces, times) nor on the order a
+folder is listed in. A place in a file is a fraction of its length (`below`), one draw
+whatever the length; folders are read, and what is pending taken, in the order of names."""
 
 from __future__ import annotations
 
@@ -45,10 +51,17 @@ def _digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
+def below(rng: random.Random, n: int) -> int:
+    """A number in [0, n), drawn as one fraction of n: the same single draw whatever n
+    is (`randrange(n)` draws as many times as it takes, and how many depends on n)."""
+    return min(n - 1, int(rng.random() * n)) if n > 0 else 0
+
+
 def _tree(root: Path) -> dict[str, str]:
     out: dict[str, str] = {}
-    for dirpath, _dirs, names in os.walk(root):
-        for name in names:
+    for dirpath, dirs, names in os.walk(root):
+        dirs.sort()
+        for name in sorted(names):
             if name.startswith(_OURS) or "sync-conflict" in name or "conflicted copy" in name:
                 continue
             path = Path(dirpath) / name
@@ -137,13 +150,13 @@ class SimEngine:
                         continue
                     self.seen[n][rel] = digest
                     found.setdefault(rel, []).append((n, data))
-            for rel in list(self.seen[n]):
+            for rel in sorted(self.seen[n]):
                 if rel not in now:
                     del self.seen[n][rel]
                     self.partial[n].pop(rel, None)
                     self.rotten[n].pop(rel, None)
                     found.setdefault(rel, []).append((n, None))
-        for rel, changes in found.items():
+        for rel, changes in sorted(found.items(), key=lambda kv: kv[0]):
             n, data = self.rng.choice(changes)
             if len(changes) > 1:
                 self._count("overwritten")  # the others' versions are replaced, unsaid
@@ -151,7 +164,7 @@ class SimEngine:
 
     def _pending(self) -> list[tuple[int, str]]:
         out = []
-        for rel, version in self.versions.items():
+        for rel, version in sorted(self.versions.items(), key=lambda kv: kv[0]):
             want = None if version.data is None else _digest(version.data)
             for n in range(len(self.folders)):
                 if rel in self.inflight[n]:
@@ -201,7 +214,7 @@ class SimEngine:
                 return
             assert version.data is not None
             if what == "damaged" and len(version.data) > 8:
-                target.write_bytes(version.data[: self.rng.randrange(1, len(version.data))])
+                target.write_bytes(version.data[: 1 + below(self.rng, len(version.data) - 1)])
             elif what == "deleted":
                 target.unlink()
             elif what == "rolled back" and self.history.get(rel):
@@ -228,7 +241,7 @@ class SimEngine:
         self.scan()
         self._misbehave()
         for n in range(len(self.folders)):  # some deliveries under a temporary name land
-            for rel in list(self.inflight[n]):
+            for rel in sorted(self.inflight[n]):
                 if self.rng.random() < 0.5:
                     version = self.versions.get(rel)
                     self.inflight[n][rel].unlink(missing_ok=True)
@@ -247,7 +260,7 @@ class SimEngine:
             if data is not None and roll < 0.30 and len(data) > 8:
                 # cut short, under its final name; the rest comes later
                 target.parent.mkdir(parents=True, exist_ok=True)
-                cut = data[: self.rng.randrange(1, len(data))]
+                cut = data[: 1 + below(self.rng, len(data) - 1)]
                 target.write_bytes(cut)
                 self.seen[n][rel] = _digest(cut)
                 self.partial[n][rel] = _digest(cut)
@@ -293,8 +306,8 @@ class SimEngine:
 def _broken(data: bytes, rng: random.Random) -> bytes:
     """Cut short, or one byte changed."""
     if rng.random() < 0.5:
-        return data[: rng.randrange(1, len(data))]
-    at = rng.randrange(len(data))
+        return data[: 1 + below(rng, len(data) - 1)]
+    at = below(rng, len(data))
     return data[:at] + bytes([data[at] ^ 0x40]) + data[at + 1 :]
 
 

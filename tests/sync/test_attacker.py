@@ -46,6 +46,9 @@ DESKTOP_MEM_ATTACK_SCHEDULES sets the number of schedules (`make sync-attack` ru
 thousands), DESKTOP_MEM_ATTACK_STEPS their length, DESKTOP_MEM_ATTACK_SEED the random
 sequence; DESKTOP_MEM_ATTACK_ONLY=N replays schedule N alone, and
 DESKTOP_MEM_ATTACK_KEEP_GOING=1 goes on after a violation and reports them all.
+DESKTOP_MEM_ATTACK_LOG=path gets the whole log of a violation (path.engine, through the
+engine); with ONLY, the whole log of the schedule, violated or not, each step with a
+digest of the random generator's state: two replays of a schedule give the same log.
 """
 
 from __future__ import annotations
@@ -74,13 +77,13 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from desktop_mem.core.errors import SyncError, SyncRefused
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.memory.store import NewMemory
-from desktop_mem.core.sync import crypto, files, records
+from desktop_mem.core.sync import crypto, files, frame, records, twins
 from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.membership import RECOVERY, Member
 from tests.fakes.keyrings import MemoryKeyring
 from tests.fakes.ollama_server import FakeOllama
 from tests.sync.conftest import Computer
-from tests.sync.engine import SimEngine
+from tests.sync.engine import SimEngine, below
 
 SCHEDULES = int(os.environ.get("DESKTOP_MEM_ATTACK_SCHEDULES", "200"))
 STEPS = int(os.environ.get("DESKTOP_MEM_ATTACK_STEPS", "16"))
@@ -164,12 +167,13 @@ _READ: dict[tuple[int, ...], bytes] = {}  # a file's bytes by its identity (read
 
 
 def _scan(root: Path) -> dict[str, Entry]:
-    """Every entry under `root`, never followed."""
+    """Every entry under `root`, never followed, in the order of names (what is drawn
+    from it must not hang on the order the folder is listed in)."""
     out: dict[str, Entry] = {}
 
     def walk(folder: Path, rel: str) -> None:
         try:
-            entries = list(os.scandir(folder))
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
             return
         for entry in entries:
@@ -199,10 +203,10 @@ def _scan(root: Path) -> dict[str, Entry]:
 
 def _header(data: bytes) -> dict[str, Any]:
     """The header of a sync file's bytes ({} when it has none)."""
-    start = len(files.MAGIC) + 5
-    if not data.startswith(files.MAGIC) or len(data) < start:
+    start = len(frame.MAGIC) + 5
+    if not data.startswith(frame.MAGIC) or len(data) < start:
         return {}
-    (size,) = struct.unpack(">I", data[len(files.MAGIC) + 1 : start])
+    (size,) = struct.unpack(">I", data[len(frame.MAGIC) + 1 : start])
     try:
         header = json.loads(data[start : start + size])
     except (ValueError, RecursionError):
@@ -212,10 +216,10 @@ def _header(data: bytes) -> dict[str, Any]:
 
 def _body(data: bytes) -> dict[str, Any]:
     """The JSON body of a key file's bytes ({} when it has none)."""
-    start = len(files.MAGIC) + 5
-    if not data.startswith(files.MAGIC) or len(data) < start + crypto.SIGNATURE:
+    start = len(frame.MAGIC) + 5
+    if not data.startswith(frame.MAGIC) or len(data) < start + crypto.SIGNATURE:
         return {}
-    (size,) = struct.unpack(">I", data[len(files.MAGIC) + 1 : start])
+    (size,) = struct.unpack(">I", data[len(frame.MAGIC) + 1 : start])
     try:
         body = json.loads(data[start + size : -crypto.SIGNATURE])
     except (ValueError, RecursionError):
@@ -228,9 +232,16 @@ def _key_of(rel: str, data: bytes) -> str | None:
     if rel.startswith("keys/") and rel.endswith(".dmk"):
         return _body(data).get("key")
     header = _header(data)
-    if header.get("kind") in files.SEALED:
+    if header.get("kind") in frame.SEALED:
         return header.get("key")
     return None
+
+
+def _gen(t: Thief, digest: str) -> str:
+    """A key file the thief has seen, by number and writer (its digest differs from one
+    run to the next)."""
+    number, body = t.generations.get(digest, (None, {}))
+    return f"{number}/{str(body.get('writer'))[:8]}"
 
 
 def _one_line(text: str) -> bool:
@@ -311,7 +322,9 @@ class Thief:
         self.canaries: set[str] = set()
         self.paths: set[str] = set()  # files it wrote (not junk: what it forges stays)
         self.generations: dict[str, tuple[int, dict[str, Any]]] = {}  # digest -> number, body
-        self.uids = [r[0] for r in stolen.profile.db.query("SELECT uid FROM memories")]
+        self.uids = [
+            r[0] for r in stolen.profile.db.query("SELECT uid FROM memories ORDER BY text, id")
+        ]
         self.removals: set[str] = set()  # ids its key files removed
         self.uids_touched: set[str] = set()  # memories its change files name
 
@@ -371,6 +384,7 @@ class World:
         engine: bool = False,
     ) -> None:
         self.root = root
+        self.where = str(root.resolve())  # (said "<work>" in the log)
         self.rng = rng
         self.fake = fake
         self.keyring = keyring
@@ -435,11 +449,22 @@ class World:
         self.stolen_root = self.stolen.syncer.layout().root
         anchor = self.boxes[0].c.syncer.chain().anchor  # the laptop set the sync up
         self.first = min(anchor.trusted) if anchor is not None else ""
+        # who let each computer of the template in (a member's id, or RECOVERY), from
+        # their join records: the computers that joined later say it in Box.inviter
+        template = KeyChain.from_dict(self.boxes[0].c.syncer.chain().to_dict())
+        _gens, joins, _refused = template.read(self.layout)
+        self.vouchers = {j.device: j.voucher for j in joins}
+        # inviters whose pairing code a computer was refused as shown on one no longer
+        # in, though no one removed them (left out): that must turn out so, the inviter
+        # told it is out by the time every computer has learnt where it stands
+        # (device -> the refusal, said if it is still in then)
+        self.doubted: dict[str, str] = {}
 
     # -- bookkeeping ---------------------------------------------------------------------
 
     def note(self, what: str) -> None:
-        self.log.append(f"{self.step_no}: {what}")
+        # (the work folder's place differs from one run to the next: a replay's does not)
+        self.log.append(f"{self.step_no}: {what}".replace(self.where, "<work>"))
 
     def violated(self, what: str) -> None:
         text = f"schedule {self.number} (seed {SEED}), step {self.step_no}: {what}"
@@ -452,12 +477,17 @@ class World:
             for box in self.boxes:
                 if box.c.syncer.enabled:
                     self.describe(box)
-            Path(LOG).write_text(text + "\n" + "\n".join(self.log) + "\n")
+            self.write_log(text)
         if REPORT:
             with open(REPORT, "a") as out:
                 out.write(text.replace("\n", " ") + "\n")
         if not KEEP_GOING:
             raise Violation(text + "\n" + "\n".join(self.log[-40:]))
+
+    def write_log(self, first: str) -> None:
+        assert LOG
+        path = Path(LOG + (".engine" if self.engine is not None else ""))
+        path.write_text(first + "\n" + "\n".join(self.log) + "\n")
 
     def tree(self, root: Path | None = None) -> dict[str, Entry]:
         return _scan(root or self.layout.root)
@@ -552,7 +582,14 @@ class World:
             self.stats[f"could not join: {exc.reason}"] += 1
             taken = self.user_removed | (self.thief.removals if self.thief else set())
             if exc.reason == "sync_removed" and box.inviter not in taken:
-                self.violated(f"{box.name} could not join: {exc}")
+                if not self.left_out(box.inviter, taken):
+                    self.violated(f"{box.name} could not join: {exc}")
+                elif any(b.device == box.inviter and b.state != "out" for b in self.boxes):
+                    # its inviter is out with one that was taken out (it let it in, and
+                    # no key file of a computer still in names it since): so it must
+                    # be told, at the latest when every computer learns where it stands
+                    self.doubted.setdefault(str(box.inviter), f"{box.name} could not join: {exc}")
+                    self.stats["could not join: its inviter left out"] += 1
             return
         box.state, box.why_out = "out", str(exc.reason)
         self.note(f"{box.name} is out: {exc.reason}")
@@ -579,6 +616,22 @@ class World:
             )
         self.stats[f"taken out by the thief ({exc.reason})"] += 1
 
+    def left_out(self, device: str | None, taken: set[str]) -> bool:
+        """Whether `device` was let in, itself or through those that let it in in turn,
+        by a computer taken out (`taken`): then it may be out along with that one
+        (docs/security.md, "What a removed computer can still do": "and, with them, those
+        they let in that no key file names since"). A necessary condition only: whether
+        a key file names it since is for its own pass to say (`doubted`)."""
+        seen: set[str] = set()
+        while device is not None and device != RECOVERY and device not in seen:
+            if device in taken:
+                return True
+            seen.add(device)
+            box = next((b for b in self.boxes if b.c.syncer.device == device), None)
+            inviter = box.inviter if box is not None else None
+            device = inviter if inviter is not None else self.vouchers.get(device)
+        return False
+
     def new_box(self) -> Box:
         self.counter += 1
         c = Computer(self.root, f"pc{len(self.boxes)}-{self.counter}", self.fake, self.keyring)
@@ -602,7 +655,7 @@ class World:
         self.honest(box, "add", add)
 
     def op_edit(self, box: Box) -> None:
-        mems = box.c.profile.db.query("SELECT id, text FROM memories")
+        mems = box.c.profile.db.query("SELECT id, text FROM memories ORDER BY text, id")
         if not mems:
             return self.op_add(box)
         mid, text = self.rng.choice(mems)
@@ -611,7 +664,7 @@ class World:
         return None
 
     def op_delete(self, box: Box) -> None:
-        mems = box.c.profile.db.query("SELECT id, uid FROM memories")
+        mems = box.c.profile.db.query("SELECT id, uid FROM memories ORDER BY text, id")
         if len(mems) < 3:
             return self.op_add(box)
         mid, uid = self.rng.choice(mems)
@@ -826,10 +879,12 @@ class World:
                 t.paths.add(rel)
 
     def _generations(self, t: Thief) -> list[tuple[str, int, dict[str, Any]]]:
+        """The key files it has seen, by number and writer, then in the order it saw them
+        (not by digest: a key file's digest differs from one run to the next)."""
         t.learn(self.tree(t.layout.root))
         return sorted(
             ((d, n, b) for d, (n, b) in t.generations.items()),
-            key=lambda g: (g[1], str(g[2].get("writer")), g[0]),
+            key=lambda g: (g[1], str(g[2].get("writer"))),
         )
 
     def _public(self, t: Thief) -> dict[str, Member]:
@@ -927,13 +982,13 @@ class World:
             # test_a_key_file_the_thief_writes_again_does_not_strand_the_others)
             self.stats["thief key file not written again (known)"] += 1
             return
-        files.write_plain(t.layout.keys / files.key_name(number, writer), header, body, signer)
+        frame.write_plain(t.layout.keys / files.key_name(number, writer), header, body, signer)
         t.chain.keys[crypto.key_id(key)] = key
         if writer in t.selves:  # (its own id's, or one it let in with a backdated join)
             t.removals |= removed
         self.note(
-            f"thief: generation {number} by {writer[:8]} on {[p[:8] for p in parents or []]}, "
-            f"members {[d[:8] for d in named]}, removes {[d[:8] for d in removed]}"
+            f"thief: generation {number} by {writer[:8]} on {sorted(_gen(t, p) for p in parents or [])}, "
+            f"members {[d[:8] for d in named]}, removes {[d[:8] for d in sorted(removed)]}"
         )
         self.stats["thief generation"] += 1
 
@@ -962,7 +1017,7 @@ class World:
             t.layout, device, self._member(keys), voucher, parent, via,
             int(time.time()) - rng.randrange(0, 86400), signer,
         )  # fmt: skip
-        self.note(f"thief: join of {device[:8]} vouched by {voucher[:8]} on {parent[:8]}")
+        self.note(f"thief: join of {device[:8]} vouched by {voucher[:8]} on {_gen(t, parent)}")
         self.stats["thief join"] += 1
 
     def forge_request(self, t: Thief) -> None:
@@ -1034,7 +1089,7 @@ class World:
         header = {"kind": kind, "sync": t.sync_id, "device": device, "seq": seq}
         name = files.snapshot_name(seq) if kind == "snapshot" else files.changes_name(seq)
         path = t.layout.device(device) / name
-        files.write_sealed(path, header, self._canary_records(t, device), key, signer)
+        frame.write_sealed(path, header, self._canary_records(t, device), key, signer)
         self.note(f"thief: {kind} {seq} under {device[:8]}")
         self.stats["thief changes"] += 1
 
@@ -1157,14 +1212,14 @@ class World:
                 head = f'{{"kind":"{kind}","sync":"{self.sync_id}"}}'.encode()
                 deep = b"[" * 100_000 + b"]" * 100_000
                 data = (
-                    files.MAGIC
-                    + bytes([files.FORMAT])
+                    frame.MAGIC
+                    + bytes([frame.FORMAT])
                     + struct.pack(">I", len(head))
                     + head
                     + deep
                     + bytes(64)
                     if rng.random() < 0.5
-                    else files.MAGIC + bytes([files.FORMAT]) + struct.pack(">I", len(deep)) + deep
+                    else frame.MAGIC + bytes([frame.FORMAT]) + struct.pack(">I", len(deep)) + deep
                 )
                 _put(path, data)
                 what = "JSON 100,000 deep"
@@ -1188,7 +1243,7 @@ class World:
                 what = f"a copy of {source}"
             elif roll < 0.88 and rel in self.registry:
                 data = self.registry[rel]
-                _put(path, data[: rng.randrange(0, max(1, len(data)))])
+                _put(path, data[: below(rng, len(data))])
                 what = "cut short"
             else:
                 _put(path, os.urandom(rng.randrange(0, 4096)))
@@ -1341,6 +1396,7 @@ class World:
                             f"{box.name}, taken out ({box.why_out}), could not join again"
                         )
                         return
+        self.check_doubted()
         for round_ in range(5):
             for box in self.boxes:
                 result = self.op_pass(box, compact=round_ == 0 or None)
@@ -1381,6 +1437,14 @@ class World:
             self.run_stolen_app(t, strict=True)
         self.check(fresh=True)
 
+    def check_doubted(self) -> None:
+        """A join refused as shown on a computer no longer in, that no one removed: by
+        now (every computer has learnt where it stands) that computer was told it is out."""
+        for device, what in sorted(self.doubted.items()):
+            stayed = [b.name for b in self.boxes if b.device == device and b.state != "out"]
+            if stayed:
+                self.violated(f"{what}, yet {stayed[0]} was never told it is out")
+
     def describe(self, box: Box) -> None:
         """The records as `box` takes them, into the log (to read a violation)."""
         names = {b.device: b.name for b in self.boxes if b.c.syncer.enabled}
@@ -1397,13 +1461,20 @@ class World:
         except SyncError as exc:
             self.note(f"  {box.name}: {exc}")
             return
-        self.note(f"  {box.name} sees members {[n(d) for d in m.members]}, removed "
-                  f"{[n(d) for d in m.removed]}, refused {m.refused}, waiting {m.waiting}")  # fmt: skip
-        for g in sorted(m.generations.values(), key=lambda g: g.number):
+
+        # (each generation by number and writer, names sorted: a key file's digest, and
+        # the order of a set, differ from one run to the next, and a replay's log must not)
+        def label(digest: str) -> str:
+            g = m.generations.get(digest)
+            return f"{g.number}/{n(g.writer)}" if g is not None else "?"
+
+        self.note(f"  {box.name} sees members {sorted(n(d) for d in m.members)}, removed "
+                  f"{sorted(n(d) for d in m.removed)}, refused {m.refused}, waiting {m.waiting}")  # fmt: skip
+        for g in sorted(m.generations.values(), key=lambda g: (g.number, label(g.digest))):
             self.note(
-                f"    gen {g.number} by {n(g.writer)} {g.digest[:8]} on "
-                f"{[p[:8] for p in g.parents or []]}: {[n(d) for d in g.members]}, removes "
-                f"{[n(d) for d in g.removed]}{'' if g.digest in m.lawful else ', not lawful'}"
+                f"    gen {label(g.digest)} on {sorted(label(p) for p in g.parents or [])}: "
+                f"{sorted(n(d) for d in g.members)}, removes {sorted(n(d) for d in g.removed)}"
+                f"{'' if g.digest in m.lawful else ', not lawful'}"
             )
 
     def _laundered(self) -> set[str]:
@@ -1559,6 +1630,8 @@ def run_schedule(
         theft_at = rng.randrange(0, 4)
         steps = rng.randrange(STEPS // 2, STEPS + 1)
         for world.step_no in range(1, steps + 1):
+            if ONLY:  # (a replay: where the random sequence stands, to compare two)
+                world.note(f"rng {_digest_of(rng)}")
             fresh = False
             if world.thief is None:
                 if world.step_no > theft_at:
@@ -1587,8 +1660,17 @@ def run_schedule(
         if world.thief is None:
             world.theft()
         world.step_no += 1
+        if ONLY:
+            world.note(f"rng {_digest_of(rng)}")
         world.converge()
     finally:
+        if ONLY:
+            world.note(f"rng {_digest_of(rng)}, the end")
+            if LOG:
+                world.write_log(
+                    f"schedule {number} (seed {SEED}): {len(world.violations)} violations"
+                    + "".join(f"\n{v}" for v in world.violations)
+                )
         stats.update(world.stats)
         if world.engine is not None:
             stats.update({f"engine {k}": v for k, v in world.engine.stats.items()})
@@ -1596,9 +1678,17 @@ def run_schedule(
     return world.violations
 
 
+def _digest_of(rng: random.Random) -> str:
+    """Where a schedule's random sequence, and that of its ids, stand (without drawing)."""
+    ids = getattr(crypto.new_id, "rng", None)
+    states = (rng.getstate(), ids.getstate() if isinstance(ids, random.Random) else None)
+    return hashlib.blake2b(repr(states).encode(), digest_size=6).hexdigest()
+
+
 class _Ids:
     """Ids drawn from a sequence seeded per schedule (and per template), so that a
     schedule replays the same (DESKTOP_MEM_ATTACK_ONLY): which computer sorts first
+    (the ids made anew by a computer joining again too: twins.id_above)
     decides more than one thing. Keys stay as random as ever."""
 
     def __init__(self) -> None:
@@ -1610,11 +1700,18 @@ class _Ids:
     def __call__(self) -> str:
         return f"{self.rng.getrandbits(128):032x}"
 
+    def above(self, old: str) -> str:
+        """twins.id_above from the same sequence (the id of a computer joining again, or
+        going on as a new one), one draw whatever `old` is."""
+        low = int(old, 16) + 1
+        return f"{low + self.rng.getrandbits(128) % (twins._ID_SPACE - low):032x}"
+
 
 @pytest.fixture
 def ids(monkeypatch: pytest.MonkeyPatch) -> _Ids:
     made = _Ids()
     monkeypatch.setattr(crypto, "new_id", made)
+    monkeypatch.setattr(twins, "id_above", made.above)
     return made
 
 

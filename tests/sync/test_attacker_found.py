@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from desktop_mem.core.errors import SyncError
 from desktop_mem.core.keys.recovery import RecoveryLock
 from desktop_mem.core.memory.store import NewMemory
-from desktop_mem.core.sync import crypto, files, pairing, records
+from desktop_mem.core.sync import crypto, files, frame, pairing, records
 from desktop_mem.core.sync.membership import Member
 from tests.sync.conftest import Computer, Computers
 from tests.sync.test_membership_attacks import Thief, _member, _three
@@ -30,7 +30,7 @@ def _sealed_files(c: Computer) -> list[Path]:
 
 def _thief_reads(thief: Thief, path: Path) -> bool:
     kind = {".dmc": "changes", ".dms": "snapshot", ".dmd": "status"}[path.suffix]
-    raw = files.read_raw(path, thief.layout.sync_id, kind)
+    raw = frame.read_raw(path, thief.layout.sync_id, kind)
     return str(raw.header.get("key")) in thief.sync_keys
 
 
@@ -431,7 +431,7 @@ def test_a_computer_joining_with_the_recovery_code_cannot_be_shown_a_history_wit
     header = {"kind": "keys", "sync": layout.sync_id, "generation": first.number + 1,
               "writer": stolen.syncer.device}  # fmt: skip
     path = layout.keys / files.key_name(first.number + 1, stolen.syncer.device)
-    files.write_plain(path, header, body, thief.keys)
+    frame.write_plain(path, header, body, thief.keys)
     thief.sync_keys[crypto.key_id(key)] = key
     newcomer = computers.new("newcomer")
     newcomer.service.sync.join(computers.folder, laptop.code, "newcomer", index=False)
@@ -965,7 +965,7 @@ def test_a_snapshot_planted_under_an_honest_name_beyond_its_files_goes(
               "seq": seq}  # fmt: skip
     key = os.urandom(32)  # one no computer still in holds
     planted = layout.device(desktop.syncer.device) / files.snapshot_name(seq)
-    files.write_sealed(planted, header, [], key, thief.keys)
+    frame.write_sealed(planted, header, [], key, thief.keys)
     desktop.service.memories.add(NewMemory("Written on the desktop after"))
     for _ in range(3):
         for c in (desktop, laptop):

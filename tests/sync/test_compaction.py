@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from desktop_mem.core.memory.store import NewMemory
-from desktop_mem.core.sync import files
+from desktop_mem.core.sync import files, frame
 from tests.sync.conftest import Computer, Computers
 
 
@@ -25,7 +25,7 @@ def _opened(computers: Computers, c: Computer) -> str:
             kind = {".dmc": "changes", ".dms": "snapshot", ".dmd": "status"}.get(path.suffix)
             if kind is None:
                 continue
-            raw = files.read_raw(path, layout.sync_id, kind)
+            raw = frame.read_raw(path, layout.sync_id, kind)
             out += [
                 json.dumps(r, ensure_ascii=False) for r in raw.records(chain.key(raw.header["key"]))
             ]

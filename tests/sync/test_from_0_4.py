@@ -14,7 +14,7 @@ import pytest
 
 from desktop_mem.core.errors import SyncError
 from desktop_mem.core.memory.store import NewMemory
-from desktop_mem.core.sync import files
+from desktop_mem.core.sync import frame
 from tests.fakes.keyrings import MemoryKeyring
 from tests.fakes.ollama_server import FakeOllama
 from tests.sync.conftest import Computer
@@ -70,7 +70,7 @@ def test_a_sync_set_up_by_0_4_goes_on(
         laptop.sync()
         assert newcomer.syncer.device in laptop.syncer.chain().members
         computers.append(newcomer)
-        assert files.FORMAT == 2
+        assert frame.FORMAT == 2
     finally:
         for c in computers:
             c.close()

@@ -51,7 +51,7 @@ from desktop_mem.core.errors import SyncError
 from desktop_mem.core.keys.vault import KeyringAccess, Vault
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.service import Service
-from desktop_mem.core.sync import files, pairing, reading
+from desktop_mem.core.sync import files, frame, pairing, reading
 from desktop_mem.core.sync.syncer import Syncer
 from tests.fakes.keyrings import MemoryKeyring
 from tests.fakes.ollama_server import FakeOllama
@@ -202,7 +202,7 @@ def _everything_in(folder: Path, box: Box) -> str:
                 kind = "snapshot"
             else:
                 continue
-            raw = files.read_raw(path, layout.sync_id, kind)
+            raw = frame.read_raw(path, layout.sync_id, kind)
             out += [
                 f"{device}/{path.name}: {json.dumps(r, ensure_ascii=False)}"
                 for r in raw.records(chain.key(raw.header["key"]))

@@ -25,7 +25,7 @@ import pytest
 
 from desktop_mem.core.errors import SyncError
 from desktop_mem.core.memory.store import NewMemory
-from desktop_mem.core.sync import crypto, files, fsafe
+from desktop_mem.core.sync import crypto, files, frame, fsafe
 from desktop_mem.core.sync.quarantine import MAX_ENTRIES, Quarantine
 from desktop_mem.core.sync.syncer import Syncer
 from tests import report
@@ -135,7 +135,7 @@ def _sync_file(kind: str, sync_id: str, header: bytes | None = None, body: bytes
     """A file with desktop-mem's frame, written by someone who holds no key."""
     if header is None:
         header = f'{{"kind":"{kind}","sync":"{sync_id}"}}'.encode()
-    return files.MAGIC + bytes([files.FORMAT]) + struct.pack(">I", len(header)) + header + body
+    return frame.MAGIC + bytes([frame.FORMAT]) + struct.pack(">I", len(header)) + header + body
 
 
 # -- links ------------------------------------------------------------------------------
@@ -503,19 +503,19 @@ def test_a_planted_pairing_offer_is_said_once_and_joining_still_works(
 
 
 def test_json_depth_is_measured_outside_strings() -> None:
-    assert not files.too_deep(b'{"a": "' + b"[" * 1000 + b'"}')
-    assert not files.too_deep(b'["\\"[[[[", ' + b"[" * 60 + b"]" * 60 + b"]")
-    assert files.too_deep(b"[" * 65 + b"]" * 65)
-    assert files.too_deep(b'{"a":' * 65 + b"1" + b"}" * 65)
+    assert not frame.too_deep(b'{"a": "' + b"[" * 1000 + b'"}')
+    assert not frame.too_deep(b'["\\"[[[[", ' + b"[" * 60 + b"]" * 60 + b"]")
+    assert frame.too_deep(b"[" * 65 + b"]" * 65)
+    assert frame.too_deep(b'{"a":' * 65 + b"1" + b"}" * 65)
     with pytest.raises(files.Refused):
-        files.loads(b"[" * 100_000 + b"]" * 100_000)
+        frame.loads(b"[" * 100_000 + b"]" * 100_000)
     # a string never closed is one string to the end, whatever follows
-    assert not files.too_deep(b'"' + b"[" * 100)
-    assert not files.too_deep(b'"\\' + b"[" * 100 + b"\\")
+    assert not frame.too_deep(b'"' + b"[" * 100)
+    assert not frame.too_deep(b'"\\' + b"[" * 100 + b"\\")
     # escaped quotes with no closing one: each quote began a scan to the end (40,000 of
     # them took 29 s; a 1 MiB key file, hours). Guarded like a hang.
     planted = b'"' + b'\\"' * 500_000 + b"[" * 65
-    assert _bounded(lambda: files.too_deep(planted), seconds=30) is False
+    assert _bounded(lambda: frame.too_deep(planted), seconds=30) is False
 
 
 # -- moving -----------------------------------------------------------------------------

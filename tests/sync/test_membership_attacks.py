@@ -13,7 +13,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from desktop_mem.core.errors import SyncError
 from desktop_mem.core.memory.store import NewMemory
-from desktop_mem.core.sync import crypto, files, pairing, records
+from desktop_mem.core.sync import crypto, files, frame, pairing, records
 from desktop_mem.core.sync.membership import Member
 from tests.sync.conftest import Computer, Computers
 
@@ -68,13 +68,13 @@ class Thief:
         header = {"kind": "keys", "sync": self.layout.sync_id, "generation": number,
                   "writer": writer}  # fmt: skip
         path = self.layout.keys / files.key_name(number, writer)
-        files.write_plain(path, header, body, signer)
+        frame.write_plain(path, header, body, signer)
         self.sync_keys[crypto.key_id(key)] = key
         return key
 
     def can_read(self, path: Path) -> bool:
         kind = "snapshot" if path.name.startswith("s-") else "changes"
-        raw = files.read_raw(path, self.layout.sync_id, kind)
+        raw = frame.read_raw(path, self.layout.sync_id, kind)
         key = self.sync_keys.get(str(raw.header.get("key")))
         if key is None:
             return False

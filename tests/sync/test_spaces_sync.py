@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from desktop_mem.core.memory.spaces import EVERY, SHARED
 from desktop_mem.core.memory.store import NewMemory
-from desktop_mem.core.sync import files
+from desktop_mem.core.sync import frame
 from tests.sync.conftest import Computer, Computers
 
 
@@ -29,7 +29,7 @@ def test_a_space_and_what_is_in_it_reach_the_other_computer_kept_apart(
     laptop = computers.first("laptop")
     laptop.service.memories.add(NewMemory("I am allergic to peanuts"))
     laptop.sync()
-    assert _formats(laptop) == {files.FORMAT}  # no space yet: as before spaces
+    assert _formats(laptop) == {frame.FORMAT}  # no space yet: as before spaces
     desktop = computers.join("desktop", laptop.code)
     desktop.sync()
     client = laptop.service.spaces.create("客户 A", "Use the client's terms.", apart=True)
@@ -38,7 +38,7 @@ def test_a_space_and_what_is_in_it_reach_the_other_computer_kept_apart(
     session.send("Draft the launch email")
     session.close()
     laptop.sync()
-    assert files.SPACES_FORMAT in _formats(laptop)
+    assert frame.SPACES_FORMAT in _formats(laptop)
     desktop.sync()
     [there] = desktop.service.spaces.list()
     assert (there.name, there.instruction, there.apart) == (

@@ -184,7 +184,9 @@ def test_restoring_a_backup_from_settings_replaces_the_profile(
     )
     assert "Replace the memories" in asked[0]
     assert running.window.isEnabled()
-    assert "restored" in running.window.statusBar().currentMessage()
+    qtbot.waitUntil(  # said as the reopened profile announces it (KeyChanged)
+        lambda: "restored" in running.window.statusBar().currentMessage(), timeout=5000
+    )
     qtbot.waitUntil(lambda: not tasks.busy(), timeout=10000)
     running.window.close()
     running.service.close()

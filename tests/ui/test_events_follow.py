@@ -15,18 +15,26 @@ import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from desktop_mem.core import paths
+from desktop_mem.core.config import Config
+from desktop_mem.core.db import backup
+from desktop_mem.core.events import Event, Events, KeyChanged
+from desktop_mem.core.keys.vault import Vault, read_key_mode
+from desktop_mem.core.memory.records import NewMemory
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.service import Service
-from desktop_mem.ui.app import app_settings
+from desktop_mem.ui.app import Application, app_settings
 from desktop_mem.ui.apps_ui import AppsPage
-from desktop_mem.ui.backup_ui import BackupPage
+from desktop_mem.ui.backup_ui import BackupPage, RecoveryCodeDialog
 from desktop_mem.ui.context import Context
 from desktop_mem.ui.documents_ui import DocumentsPage
 from desktop_mem.ui.events import CoreSignals
 from desktop_mem.ui.main_window import MainWindow
+from desktop_mem.ui.memory_controller import MemoryController
 from desktop_mem.ui.review_dialog import ReviewDialog
 from desktop_mem.ui.settings_dialog import SettingsDialog
 from tests.ui.driving import idle
+from tests.ui.test_backup_window import when_modal
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "imports"
 
@@ -236,3 +244,120 @@ def test_what_arrives_as_the_profile_closes_reaches_no_view(qtbot: Any, profile:
     is_open[0] = True
     profile.events.documents("added", [2])
     qtbot.waitUntil(lambda: len(heard) == 2)
+
+
+def test_the_memory_list_follows_the_store(
+    qtbot: Any, window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Adding, editing, pinning, restoring and deleting a memory from the browser: the
+    list is read again from the store's announcement, and what was written is selected."""
+    idle(qtbot, window)
+    calls = Refreshes(monkeypatch, MemoryController, "refresh_memories")
+    memories, browser, app = window.memories, window.browser, window.context.app
+
+    def then(shown: Any) -> None:
+        qtbot.waitUntil(lambda: calls.by_event > 0 and shown(), timeout=10000)
+        idle(qtbot, window)
+        assert calls.by_hand == [], "read again by hand after the store announced it"
+        calls.reset()
+
+    def current() -> int | None:
+        shown = browser.current
+        return None if shown is None else shown.id
+
+    memories.add_memory("I keep bees", "fact", False)
+    then(lambda: browser.model.rowCount() == 1 and current() is not None)
+    bees = app.memories.list()[0].id
+    assert current() == bees, "the memory added is selected"
+    memories.save_memory(bees, "I keep two hives of bees", "fact", 0.5)
+    then(lambda: browser.model.memory(0).text == "I keep two hives of bees")
+    memories.pin_memory(bees, True)
+    then(lambda: browser.model.memory(0).pinned)
+    memories.restore_memory(bees, 1)
+    then(lambda: browser.model.memory(0).text == "I keep bees")
+    assert current() == bees
+    memories.delete_memories([bees], confirm=False)
+    then(lambda: browser.model.rowCount() == 0)
+
+
+def test_a_key_changed_with_the_profile_closed_is_announced_on_the_one_opened_again(
+    qtbot: Any,
+    qapp: QApplication,
+    config: Config,
+    vault: Vault,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A backup restored, a new passphrase, back to the keyring: each is made with the
+    profile closed, then announced (KeyChanged, by the service, with how it changed) on
+    the profile opened again, once the change is on disk; the window built on it hears
+    it (its status bar says so from the announcement), and Settings opened then shows
+    the new key. A change that did not happen is not announced."""
+    profile = Profile.open(config, vault)
+    profile.memories.add(NewMemory("I keep bees"))
+    file = tmp_path / "b.dmbackup"
+    backup.write_backup(profile.db, file)
+    profile.memories.add(NewMemory("added after the backup"))
+    database = paths.database_path(config.home, config.profile)
+    heard: list[tuple[str, str, str | None, bool]] = []
+    delivered: list[str] = []
+    emit, build = Events.emit, Application.build_window
+
+    def spied(self: Events, event: Event) -> None:
+        if isinstance(event, KeyChanged):  # what is on disk as it is said, and to whom
+            heard.append((event.how, event.origin, read_key_mode(database), self is bus()))
+        emit(self, event)
+
+    def built(self: Application) -> MainWindow:
+        window = build(self)
+        window.context.core.key_changed.connect(delivered.append)
+        return window
+
+    monkeypatch.setattr(Events, "emit", spied)
+    monkeypatch.setattr(Application, "build_window", built)
+    running = Application(qapp, Service(profile), app_settings(config.home), vault)
+
+    def bus() -> Events:
+        return running.service.events
+
+    def said(how: str, words: str) -> None:
+        qtbot.waitUntil(lambda: delivered == [how], timeout=5000)
+        window = running.window
+        assert window is not None and words in window.statusBar().currentMessage()
+        delivered.clear()
+
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    assert running.restore_backup(str(file))
+    assert heard == [("restored", "service", "keyring", True)]
+    said("restored", "The backup was restored.")
+    assert [m.text for m in running.service.memories.list()] == ["I keep bees"]
+
+    assert running.change_key("passphrase", "bees in the garden")
+    assert heard[1:] == [("rekeyed", "service", "passphrase", True)]
+    said("rekeyed", "re-encrypted")
+
+    when_modal(RecoveryCodeDialog, lambda d: (d.confirm.setChecked(True), d.ok.click()))
+    assert running.change_key("keyring")
+    assert heard[2:] == [("rekeyed", "service", "keyring", True)]
+    said("rekeyed", "re-encrypted")
+
+    with monkeypatch.context() as failing:  # not changed: nothing is said
+        failing.setattr(QMessageBox, "warning", lambda *a: None)
+        with Profile.open(config, vault):  # another program holds it open
+            assert not running.change_key("passphrase", "another passphrase")
+    assert len(heard) == 3
+
+    seen: list[str] = []
+
+    def look(dialog: SettingsDialog) -> None:
+        seen.append(dialog.key_status.text())
+        dialog.reject()
+
+    when_modal(SettingsDialog, look)
+    assert running.window is not None
+    running.window.settings.open_settings()
+    assert seen == ["Encrypted; the key is kept in the system keyring."]
+    idle(qtbot, running.window)
+    assert delivered == []
+    running.window.close()
+    running.service.close()

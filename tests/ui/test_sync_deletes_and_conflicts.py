@@ -5,6 +5,7 @@ and the filter can be cleared."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from desktop_mem.core.memory.records import NewMemory
 from desktop_mem.core.profile import Profile
+from desktop_mem.core.sync.status import Status
 from desktop_mem.ui.main_window import MainWindow
 from desktop_mem.ui.sync_ui import SyncPage
 from tests.ui.driving import ORIGINAL_QUESTION, press_in_next_box
@@ -45,7 +47,18 @@ def test_delete_confirmations_name_the_other_computers(
     for w in (laptop, desktop):
         w.syncing.stop()
     idle(qtbot)
-    app.sync.now()  # the laptop reads the desktop's name
+    app.sync.now()  # the laptop reads the desktop's name (its window, off the GUI thread)
+    qtbot.waitUntil(lambda: laptop.context.sync_peers == ("desktop",), timeout=WAIT)
+    # the other computers are never read on the GUI thread (the sync folder may hang)
+    on_gui_thread: list[str] = []
+    peers = Status.peers
+
+    def watched(self: Status) -> Any:
+        if threading.current_thread() is threading.main_thread():
+            on_gui_thread.append("peers")
+        return peers(self)
+
+    monkeypatch.setattr(Status, "peers", watched)
     press_in_next_box(Qt.Key.Key_Return, seen)
     laptop.memories.delete_memories([bees.id])
     said = "This profile syncs: what you delete here goes from desktop too."
@@ -54,6 +67,7 @@ def test_delete_confirmations_name_the_other_computers(
     laptop.conversations.delete_conversation(conv.id)
     assert seen[2].startswith("Delete this conversation for good") and said in seen[2]
     assert app.memories.count() == 1, "No was the answer"
+    assert on_gui_thread == []
 
 
 def test_the_conflicts_link_filters_the_memory_list(

@@ -371,7 +371,9 @@ def test_changing_the_key_from_settings(
     assert running.window.isEnabled() and running.service.profile.memories.count() == 1
     assert running.service.config.passphrase == "bees in the garden"
     assert not [a for (s, a) in isolated.secrets if s == SERVICE], "the keyring entry is gone"
-    assert "re-encrypted" in running.window.statusBar().currentMessage()
+    qtbot.waitUntil(  # said as the reopened profile announces it (KeyChanged)
+        lambda: "re-encrypted" in running.window.statusBar().currentMessage(), timeout=5000
+    )
 
     shown: list[str] = []
 

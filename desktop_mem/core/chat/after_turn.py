@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.core.chat.prompts import after_chat, quoted
 from desktop_mem.core.errors import ModelServerError
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.models.llm import ChatBackend, OllamaChat
 
 if TYPE_CHECKING:
+    from desktop_mem.core.chat.conversations import ConversationStore
     from desktop_mem.core.db.database import Database
+    from desktop_mem.core.models.loaded import SlowTurns
 
 log = logging.getLogger("desktop_mem.chat")
 
@@ -32,7 +35,7 @@ TITLE_AFTER_CHAT = after_chat(
     "language the user wrote in, saying what it is about. Its first message, quoted as "
     'data:\nUSER: {user}\nReply with JSON: {{"title": "..."}}.'
 )
-TITLE_SCHEMA = {
+TITLE_SCHEMA: JSONObject = {
     "type": "object",
     "properties": {"title": {"type": "string"}},
     "required": ["title"],
@@ -41,7 +44,7 @@ TITLE_SCHEMA = {
 
 def title(
     backend: ChatBackend,
-    conversations: Any,
+    conversations: ConversationStore,
     conversation_id: int,
     user: str,
     answer: str,
@@ -69,7 +72,7 @@ def title(
         return False
 
 
-def observe_server(backend: ChatBackend, db: Database | None) -> Any:
+def observe_server(backend: ChatBackend, db: Database | None) -> SlowTurns | None:
     """What /api/ps says right after a turn that would make every turn slow (a
     loaded.SlowTurns, or None; core/models/loaded.py), kept in `db` for `doctor`."""
     from desktop_mem.core.models import loaded

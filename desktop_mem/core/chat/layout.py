@@ -21,11 +21,14 @@ close the block, open another or pass for a message of its own.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeVar
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat.conversations import Message
 from desktop_mem.core.memory.store import Memory
+
+if TYPE_CHECKING:
+    from desktop_mem.core.documents.records import PassageHit
 
 SYSTEM_PROMPT = """You are a helpful assistant running privately on the user's own computer.
 Today is {today}.
@@ -50,8 +53,21 @@ Today is {today}."""
 
 MAX_INSTRUCTIONS = 1_500  # characters of the user's instructions
 
+T = TypeVar("T")
 
-def edges_first(items: Sequence[Any]) -> list[Any]:
+
+class Turn(TypedDict):
+    """One earlier message of a conversation as the read path is given it: who said it
+    and what; its "id" (a stored message's; an incognito one's is negative), and
+    "sent", what the model got for it when that was more (its blocks kept)."""
+
+    role: str
+    content: str
+    id: NotRequired[int | None]
+    sent: NotRequired[str]
+
+
+def edges_first(items: Sequence[T]) -> list[T]:
     """Ranked best-first in, best at both ends out: 1, 3, 5, ..., 6, 4, 2."""
     return list(items[0::2]) + list(items[1::2])[::-1]
 
@@ -72,7 +88,7 @@ def memory_line(m: Memory) -> str:
     return f"- [{date}{until}] {mark}{quote(m.text)}"
 
 
-def passage_line(p: Any) -> str:
+def passage_line(p: PassageHit) -> str:
     """A passage of the user's documents, labelled with where it comes from."""
     return f"- [{quote(p.where())}] {quote(p.text)}"
 
@@ -135,10 +151,10 @@ def with_blocks(blocks: str, user_text: str) -> str:
 
 
 def keep_from(
-    history: Sequence[dict[str, Any]],
-    cost: Callable[[dict[str, Any]], int],
+    history: Sequence[Turn],
+    cost: Callable[[Turn], int],
     room: int,
-    previous: Any = None,
+    previous: int | None = None,
 ) -> int:
     """Where the history sent starts, so that it fits in `room` tokens.
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.core import textproc
 from desktop_mem.core.chat import layout
@@ -40,6 +40,7 @@ from desktop_mem.core.chat.conversations import ConversationStore, MessageHit
 from desktop_mem.core.chat.layout import (
     NO_MEMORY_PROMPT,
     SYSTEM_PROMPT,
+    Turn,
     edges_first,
     memory_line,
     message_line,
@@ -54,6 +55,10 @@ from desktop_mem.core.search.hybrid import HybridSearch, SearchResult
 from desktop_mem.core.search.phatic import phatic
 from desktop_mem.core.search.relevance import is_small_talk
 from desktop_mem.core.settings import DEFAULTS
+
+if TYPE_CHECKING:
+    from desktop_mem.core.documents.records import PassageHit
+    from desktop_mem.core.documents.store import DocumentStore
 
 __all__ = [  # the prompt's texts and lines, importable from here as before
     "NO_MEMORY_PROMPT", "SYSTEM_PROMPT", "Budget", "ContextBuilder", "Plan", "TokenCounter",
@@ -137,7 +142,7 @@ class Plan:
     # only format these (they never read the records back)
     used: list[UsedMemory] = field(default_factory=list)  # memories
     recalled: list[RecalledMessage] = field(default_factory=list)  # past messages
-    documents: list[Any] = field(default_factory=list)  # passages (documents.PassageHit)
+    documents: list[PassageHit] = field(default_factory=list)  # passages
     about: list[AboutLine] = field(default_factory=list)  # the profile's lines given
     memory_tokens: int = 0  # both blocks
     history_tokens: int = 0
@@ -146,14 +151,19 @@ class Plan:
     dropped_turns: int = 0
     retrieval_ms: float = 0.0
     warnings: list[str] = field(default_factory=list)
-    history_start: Any = None  # the id of the first history message sent
+    history_start: int | None = None  # the id of the first history message sent
 
     @property
     def sent(self) -> str:
         """The newest user message as the model got it (with its blocks)."""
         return self.messages[-1]["content"]
 
-    def still_true(self, memories: Any, conversations: Any, documents: Any) -> bool:
+    def still_true(
+        self,
+        memories: MemoryStore,
+        conversations: ConversationStore,
+        documents: DocumentStore | None,
+    ) -> bool:
         """Whether everything this plan quoted is still there as it was quoted: a
         memory, message or passage deleted or changed since is never sent again."""
         now = {m.id: m.text for m in memories.get_many([u.memory_id for u in self.used])}
@@ -164,7 +174,9 @@ class Plan:
         if len(msgs) != len(set(ids)) or any(m.forgotten for m in msgs.values()):
             return False  # deleted, or kept but left out of every prompt
         chunks = [p.chunk_id for p in self.documents]
-        return not chunks or len(documents.passages(chunks)) == len(set(chunks))
+        return not chunks or (
+            documents is not None and len(documents.passages(chunks)) == len(set(chunks))
+        )
 
 
 FOLLOW_UP_TERMS = 4
@@ -197,7 +209,7 @@ class ContextBuilder:
         search: HybridSearch,
         counter: TokenCounter,
         conversations: ConversationStore | None = None,
-        documents: Any = None,
+        documents: DocumentStore | None = None,
     ) -> None:
         self.store = store
         self.search = search
@@ -209,7 +221,7 @@ class ContextBuilder:
         # see docs/prompt.md for the numbers that chose "drop".
         self.earlier_blocks = "drop"
 
-    def memory_query(self, user_text: str, history: Sequence[dict[str, Any]]) -> str:
+    def memory_query(self, user_text: str, history: Sequence[Turn]) -> str:
         """The user's message, plus the previous user message when this one is too short
         to search on its own ("and the third one?", "为什么？")."""
         if len(textproc.query_terms(user_text)) >= FOLLOW_UP_TERMS:
@@ -220,7 +232,7 @@ class ContextBuilder:
     def select(
         self,
         user_text: str,
-        history: Sequence[dict[str, Any]],
+        history: Sequence[Turn],
         budget: Budget,
         result: SearchResult | None = None,
         conversation_id: int | None = None,
@@ -302,7 +314,7 @@ class ContextBuilder:
             spent += cost
         return out
 
-    def _given_always(self, history: Sequence[dict[str, Any]]) -> bool:
+    def _given_always(self, history: Sequence[Turn]) -> bool:
         """Whether an answer among these turns was given memories every turn gets for
         the user's health or safety."""
         ids = [m["id"] for m in history if m["role"] == "assistant" and (m.get("id") or 0) > 0]
@@ -386,7 +398,7 @@ class ContextBuilder:
     def recall(
         self,
         user_text: str,
-        history: Sequence[dict[str, Any]],
+        history: Sequence[Turn],
         budget: Budget,
         conversation_id: int | None,
         in_block: set[int] | None = None,
@@ -421,11 +433,11 @@ class ContextBuilder:
     def passages(
         self,
         user_text: str,
-        history: Sequence[dict[str, Any]],
+        history: Sequence[Turn],
         budget: Budget,
         conversation_id: int | None = None,
         scope: Scope = SHARED,
-    ) -> list[Any]:
+    ) -> list[PassageHit]:
         """Relevant passages of the user's documents in the scope's spaces, within their
         block's budget."""
         if self.documents is None or budget.document_tokens <= 0:
@@ -450,7 +462,7 @@ class ContextBuilder:
     def blocks(
         self,
         user_text: str,
-        history: Sequence[dict[str, Any]],
+        history: Sequence[Turn],
         budget: Budget,
         conversation_id: int | None,
         profiled: frozenset[int] = frozenset(),
@@ -505,14 +517,14 @@ class ContextBuilder:
     def build(
         self,
         user_text: str,
-        history: Sequence[dict[str, Any]],
+        history: Sequence[Turn],
         budget: Budget,
         *,
         use_memory: bool = True,
         now: datetime | None = None,
         conversation_id: int | None = None,
         instructions: str = "",
-        history_start: Any = None,
+        history_start: int | None = None,
         about: Sequence[AboutLine] = (),
         scope: Scope = SHARED,
     ) -> Plan:
@@ -549,8 +561,11 @@ class ContextBuilder:
         fixed = self.counter.messages([system_msg, user_msg])
         room = budget.prompt - fixed
         start = layout.keep_from(
-            [{**m, "id": h.get("id")} for m, h in zip(sent, history, strict=True)],
-            lambda m: self.counter.messages([m]),
+            [
+                Turn(role=m["role"], content=m["content"], id=h.get("id"))
+                for m, h in zip(sent, history, strict=True)
+            ],
+            lambda m: self.counter.messages([{"role": m["role"], "content": m["content"]}]),
             room,
             history_start,
         )

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.chat import after_turn, forget, replies
 from desktop_mem.core.chat.backends import BackendSlot, slot_of
@@ -35,6 +35,7 @@ from desktop_mem.core.chat.extract import (
     parse_command,
 )
 from desktop_mem.core.chat.forget import Forgotten
+from desktop_mem.core.chat.layout import Turn
 from desktop_mem.core.chat.learning import Exchange, Learned, Learner
 from desktop_mem.core.chat.read_path import Budget, ContextBuilder, Plan, TokenCounter
 from desktop_mem.core.chat.records import COMMAND_MODEL, RecalledMessage, UsedMemory
@@ -51,6 +52,10 @@ from desktop_mem.core.memory.about import AboutLine
 from desktop_mem.core.memory.spaces import SHARED, Scope, learned_in
 from desktop_mem.core.memory.store import Memory, NewMemory
 from desktop_mem.core.models.llm import DEFAULT_CONTEXT, ChatBackend, Stream
+
+if TYPE_CHECKING:
+    from desktop_mem.core.documents.records import PassageHit
+    from desktop_mem.core.models.loaded import SlowTurns
 
 log = logging.getLogger("desktop_mem.chat")
 
@@ -72,7 +77,7 @@ class TurnResult:
     # what the answer was given (the plan's records: memories, earlier messages, passages)
     used: list[UsedMemory] = field(default_factory=list)
     recalled: list[RecalledMessage] = field(default_factory=list)
-    documents: list[Any] = field(default_factory=list)  # documents.PassageHit
+    documents: list[PassageHit] = field(default_factory=list)
     about: list[AboutLine] = field(default_factory=list)  # the profile's lines given
     changes: list[Change] = field(default_factory=list)  # made by a command, at once
     forget_candidates: list[Memory] = field(default_factory=list)
@@ -84,7 +89,7 @@ class TurnResult:
     learning: Future[Learned] | None = None  # the background write path
     titling: Future[bool] | None = None  # the model naming a new conversation
     # what the model server said right after the turn that would make every turn slow
-    server: Future[Any] | None = None
+    server: Future[SlowTurns | None] | None = None
     warnings: list[str] = field(default_factory=list)
 
     def given(self) -> dict[str, Any]:
@@ -172,8 +177,8 @@ class ChatSession:
         self._forget_text = ""  # what it asked to forget
         # earlier_blocks "keep": each user message as it was sent, with what it quoted
         self._sent: dict[int, Plan] = {}
-        self.server_problem: Any = None  # loaded.SlowTurns seen after the last turn
-        self._history_start: Any = None  # where the history sent started last turn
+        self.server_problem: SlowTurns | None = None  # seen after the last turn
+        self._history_start: int | None = None  # where the history sent started last turn
         self._follows: int | None = SHOWN  # what the next stored message comes after
         self._stream: Stream | None = None
         self._stopping = False  # stop() came during this turn
@@ -190,11 +195,14 @@ class ChatSession:
 
     # -- state -------------------------------------------------------------------------
 
-    def history(self, until: int | None = None) -> list[dict[str, Any]]:
+    def history(self, until: int | None = None) -> list[Turn]:
         """The turns of this conversation as the model sees them (the versions shown),
         up to and with the message `until` if given."""
         if self.incognito:  # ids of their own: their place, never reused in the session
-            return [{**m, "id": -i - 1} for i, m in enumerate(self._transient)]
+            return [
+                Turn(role=m["role"], content=m["content"], id=-i - 1)
+                for i, m in enumerate(self._transient)
+            ]
         if self.conversation_id is None:
             return []
         shown = self.conversations.messages(self.conversation_id)
@@ -204,7 +212,7 @@ class ChatSession:
         for m in shown:
             if m.role not in ("user", "assistant") or not m.content.strip() or m.forgotten:
                 continue
-            item: dict[str, Any] = {"role": m.role, "content": m.content, "id": m.id}
+            item = Turn(role=m.role, content=m.content, id=m.id)
             plan = self._sent.get(m.id) if self.builder.earlier_blocks == "keep" else None
             if plan is not None and plan.still_true(
                 self.profile.memories, self.conversations, self.documents
@@ -520,7 +528,7 @@ class ChatSession:
 
         future.add_done_callback(done)
 
-    def _observe_server(self) -> Any:
+    def _observe_server(self) -> SlowTurns | None:
         """After the turn's last request, whether the server keeps the model as every
         turn needs; kept on the session for the window's status."""
         db = None if self.incognito else self.profile.db

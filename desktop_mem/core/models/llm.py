@@ -31,6 +31,7 @@ import httpx
 
 from desktop_mem.core.config import DEFAULT_CHAT_MODEL
 from desktop_mem.core.errors import ModelFailed, ModelMissing, OllamaUnavailable
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.models.catalog import ModelInfo, is_embedding, short_name
 from desktop_mem.core.models.embed import translate_error
 from desktop_mem.core.models.ollama_client import load as load_ollama
@@ -42,6 +43,8 @@ CONNECT_TIMEOUT_S = 5.0
 # Between two chunks of an answer; the first one waits for the model to load.
 READ_TIMEOUT_S = 300.0
 DEFAULT_CONTEXT = 4096  # what Ollama gives a model unless told otherwise
+# a request's sampling options (temperature, top_p, num_predict, ...), as Ollama names them
+Options = dict[str, object]
 # Options fixed when Ollama loads a model: a request may never send one of them but
 # num_ctx (which it always sends, the same for a model), or the model is reloaded.
 LOAD_OPTIONS = frozenset(
@@ -172,14 +175,14 @@ class ChatBackend(Protocol):
     def host(self) -> str: ...
 
     def stream(
-        self, messages: Sequence[dict[str, str]], options: dict[str, Any] | None = None
+        self, messages: Sequence[dict[str, str]], options: Options | None = None
     ) -> Stream: ...
 
     def complete_json(
         self,
         messages: Sequence[dict[str, str]],
-        schema: dict[str, Any],
-        options: dict[str, Any] | None = None,
+        schema: JSONObject,
+        options: Options | None = None,
     ) -> tuple[str, Usage]: ...
 
     def context_length(self) -> int: ...
@@ -205,7 +208,7 @@ class _Connections:
         self._lock = threading.Lock()
         self._shut = False
 
-    def _trace(self, event: str, info: dict[str, Any]) -> None:
+    def _trace(self, event: str, info: dict[str, object]) -> None:
         if event == "connection.connect_tcp.complete":
             stream = info.get("return_value")
             with self._lock:
@@ -285,15 +288,13 @@ class OllamaChat:
         """The context length every request to this model asks for."""
         return context_window(self.context_length(), _cap(self.context_cap))
 
-    def _options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+    def _options(self, options: Options | None) -> Options:
         """A request's options: its own sampling options, and the model's one context
         length (a load option from a caller would reload the model: refused)."""
         extra = {k: v for k, v in (options or {}).items() if k not in LOAD_OPTIONS}
         return {**extra, "num_ctx": self.num_ctx()}
 
-    def stream(
-        self, messages: Sequence[dict[str, str]], options: dict[str, Any] | None = None
-    ) -> Stream:
+    def stream(self, messages: Sequence[dict[str, str]], options: Options | None = None) -> Stream:
         connections = _Connections()
         client = self._client(event_hooks=connections.hooks())
 
@@ -316,8 +317,8 @@ class OllamaChat:
     def complete_json(
         self,
         messages: Sequence[dict[str, str]],
-        schema: dict[str, Any],
-        options: dict[str, Any] | None = None,
+        schema: JSONObject,
+        options: Options | None = None,
     ) -> tuple[str, Usage]:
         """One non-streamed answer constrained to a JSON schema (structured outputs)."""
         try:
@@ -483,9 +484,7 @@ class OpenAICompatChat:
             return ModelFailed(f"The server at {self.base_url} sent an answer that is not valid.")
         return ModelFailed(f"Unexpected answer from {self.base_url} ({exc}).")
 
-    def stream(
-        self, messages: Sequence[dict[str, str]], options: dict[str, Any] | None = None
-    ) -> Stream:
+    def stream(self, messages: Sequence[dict[str, str]], options: Options | None = None) -> Stream:
         connections = _Connections()
         client = self._client(event_hooks=connections.hooks())
         body = {"model": self.model, "messages": list(messages), "stream": True}
@@ -519,8 +518,8 @@ class OpenAICompatChat:
     def complete_json(
         self,
         messages: Sequence[dict[str, str]],
-        schema: dict[str, Any],
-        options: dict[str, Any] | None = None,
+        schema: JSONObject,
+        options: Options | None = None,
     ) -> tuple[str, Usage]:
         body = {
             "model": self.model,

@@ -22,7 +22,7 @@ from desktop_mem.core.db.backup_folder import BackupFile
 from desktop_mem.core.db.database import Database
 from desktop_mem.core.db.recovery import recover_key  # noqa: F401 - on a closed profile
 from desktop_mem.core.db.rekey import RekeyReport, change_key  # noqa: F401
-from desktop_mem.core.events import KeyChanged
+from desktop_mem.core.events import KeyChange, KeyChanged
 
 if TYPE_CHECKING:
     from desktop_mem.core.service import Service
@@ -95,8 +95,18 @@ class Keys:
 
     def renew_recovery_code(self) -> str:
         """A new recovery code (shown once); the old one stops opening the profile.
-        Announced (KeyChanged): what opens the key changed. (A key changed, or a backup
-        restored, with the profile closed is announced by its opening again.)"""
+        Announced (KeyChanged): what opens the key changed."""
         code = recovery.renew_recovery_code(self._db)
-        self.service.events.emit(KeyChanged())
+        self.service.events.emit(KeyChanged("opens"))
         return code
+
+    def changed_while_closed(self, how: KeyChange) -> None:
+        """Announce (KeyChanged) a change of the key made with the profile closed: the
+        key replaced or moved (change_key, `how` "rekeyed") or a backup put in its place
+        (restore, "restored"). The closed profile's bus has gone with it, and its
+        listeners with it; this one is the profile opened again with the new key, read
+        afresh. Whoever made the change and opened it again says so once what listens to
+        the new one (a window built on it) listens, and only if the change was made."""
+        if self.closed:
+            raise RuntimeError("announced on a closed profile")
+        self.service.events.emit(KeyChanged(how))

@@ -8,10 +8,11 @@ import json
 import logging
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from desktop_mem.core.errors import SyncError
 from desktop_mem.core.events import KeyChanged, SyncChanged
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import read_sidecar, write_key_mode
 from desktop_mem.core.sync import capture, crypto, files, pairing, twins
@@ -350,7 +351,7 @@ def _usable_folder(folder: Path) -> Path:
     return folder.resolve()
 
 
-def _adopt_lock(profile: Profile, lock: dict[str, Any]) -> bool:
+def _adopt_lock(profile: Profile, lock: JSONObject) -> bool:
     """A joined profile takes the synced profile's recovery code: its own key is sealed
     to the same lock, so the one code opens every computer's copy (and the code it was
     made with no longer opens it). Whether it did (a passphrase profile has no code)."""

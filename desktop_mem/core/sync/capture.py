@@ -9,7 +9,7 @@ when it is sent. (How records merge: core/sync/merge.py.)"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from desktop_mem.core.db.connection import Connection
@@ -427,23 +427,27 @@ class Capture:
         ).rowcount
         moved += self.profile.memories.restamp_versions(conn, old, self.device, seq)
         if carried:
-            marks = ",".join("?" * len(carried))
-            moved += conn.execute(
-                f"UPDATE sync_records SET seq = ? WHERE device IN ({marks})", (seq, *carried)
-            ).rowcount
-            moved += self.profile.memories.refile_versions(conn, carried, seq)
+            moved += refile(conn, self.profile, carried, seq)
         return moved
 
     def resend(self, conn: Connection, seq: int) -> int:
         """Every record and version this computer writes, filed under `seq` again, stamps
         unchanged: they go out whole in its next change file (another copy of it wrote
         files under its name that replaced some of its own). How many rows moved."""
-        marks = ",".join("?" * len(self.devices))
-        moved = conn.execute(
-            f"UPDATE sync_records SET seq = ? WHERE device IN ({marks})", (seq, *self.devices)
-        ).rowcount
-        moved += self.profile.memories.refile_versions(conn, self.devices, seq)
-        return moved
+        return refile(conn, self.profile, self.devices, seq)
+
+
+def refile(conn: Connection, profile: Profile, devices: Sequence[str], seq: int) -> int:
+    """Every record and version stamped by `devices` filed under `seq`, stamps unchanged:
+    they go out in this computer's change file `seq`. Inside the caller's transaction;
+    how many rows moved."""
+    if not devices:
+        return 0
+    marks = ",".join("?" * len(devices))
+    moved = conn.execute(
+        f"UPDATE sync_records SET seq = ? WHERE device IN ({marks})", (seq, *devices)
+    ).rowcount
+    return int(moved) + profile.memories.refile_versions(conn, devices, seq)
 
 
 def _space_of(conn: Connection, space_id: object) -> Body:

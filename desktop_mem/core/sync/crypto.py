@@ -21,7 +21,6 @@ import secrets
 import struct
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from cryptography.exceptions import InvalidSignature, InvalidTag
 from cryptography.hazmat.primitives import hashes
@@ -57,7 +56,7 @@ def b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
 
-def unb64(text: Any, size: int | None = None) -> bytes:
+def unb64(text: object, size: int | None = None) -> bytes:
     try:
         raw = base64.b64decode(str(text), validate=True)
     except (ValueError, TypeError):
@@ -112,7 +111,7 @@ class DeviceKeys:
     def sign(self, data: bytes) -> bytes:
         return Ed25519PrivateKey.from_private_bytes(self.signing).sign(data)
 
-    def open(self, sealed: Any) -> bytes:
+    def open(self, sealed: object) -> bytes:
         """A secret sealed to this computer (`seal_to` its public agreement key)."""
         eph, nonce, body = _seal_parts(sealed)
         own = X25519PrivateKey.from_private_bytes(self.agreement)
@@ -143,7 +142,7 @@ def seal_to(public_agreement: str, secret: bytes) -> dict[str, str]:
     return {"ephemeral": b64(eph), "nonce": b64(nonce), "sealed": b64(body)}
 
 
-def _seal_parts(sealed: Any) -> tuple[bytes, bytes, bytes]:
+def _seal_parts(sealed: object) -> tuple[bytes, bytes, bytes]:
     if not isinstance(sealed, dict):
         raise SyncRefused("a sealed key in the sync folder is damaged")
     return (

@@ -1,4 +1,5 @@
-"""The sync folder on disk: where each file goes, and how one is written and read.
+"""The sync folder on disk: where each file goes, what it is called, and how the folder
+is listed, copied and cleared without following anything in it.
 
     <folder>/desktop-mem-<sync id>/
         keys/<generation>-<computer>.dmk    the sync key, sealed to each computer
@@ -12,36 +13,26 @@ file has one writer, the computer whose folder it is in (the key files: the comp
 named in them), so a sync engine never has two versions of one file to reconcile.
 A file is written under a temporary name and renamed when whole; anything else in the
 folder (an engine's temporary file, a conflict copy, a half-delivered file that does
-not open) is not read, or refused without being applied.
+not open) is not read, or refused without being applied. (How a file is written and
+read, its frame and signature: core/sync/frame.py.)
 
-Whoever can write the folder needs no key to put a link, a FIFO, a sparse file or JSON
-nested 100,000 deep there. So every path below the folder the user chose goes through
-core/sync/fsafe.py (nothing followed, only regular files opened), each kind of file
-has a size cap checked before reading (CAPS), every JSON parse a depth cap (MAX_DEPTH),
-and a file refused for what it is is kept in the pass's quarantine
+Whoever can write the folder needs no key to put a link, a FIFO or a sparse file there.
+So every path below the folder the user chose goes through core/sync/fsafe.py (nothing
+followed, only regular files opened), each kind of file has a size cap checked before
+reading (CAPS), and a file refused for what it is is kept in the pass's quarantine
 (core/sync/quarantine.py): said once, then left alone until it changes.
-
-A file: ``DMSYNC\\0``, the format version (1 byte), the header's length (4 bytes) and
-the header (JSON: what the file is, whose, its number and which key seals it), the
-body (sealed chunks, core/sync/crypto.py; or, for a key file, JSON whose secrets are
-sealed one by one), then the writer's Ed25519 signature over all of it.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import logging
 import os
 import re
-import struct
-import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
 
 from desktop_mem.core.errors import SyncError, SyncRefused
 from desktop_mem.core.sync import crypto, fsafe
@@ -49,17 +40,6 @@ from desktop_mem.core.sync.quarantine import Quarantine
 
 log = logging.getLogger(__name__)
 
-MAGIC = b"DMSYNC\0"
-# 2: membership by signatures (key files name their parents, joins are signed records).
-# A file of a newer format is left alone, with a word to update the app; one of format
-# 1 (0.4) is still read: a computer not yet updated goes on being understood.
-FORMAT = 2
-# 3: records name spaces (core/memory/spaces.py). Change files and snapshots are written
-# in it only while the profile has a space: an app that does not know spaces would put
-# a space's memories in the shared space, so it is told to update instead, while a
-# profile without spaces goes on syncing with it as before.
-SPACES_FORMAT = 3
-READABLE = (1, 2, 3)
 PREFIX = "desktop-mem-"
 
 CHANGES = re.compile(r"c-(\d{10})\.dmc")
@@ -71,7 +51,6 @@ REQUESTFILE = re.compile(r"req-([0-9a-f]{32})\.dmq")
 PAIRFILE = re.compile(r"pair-([0-9a-f]{32})\.dmp")
 DEVICE = re.compile(r"[0-9a-f]{32}")
 _TEMP = ".~dm-"
-SEALED = ("changes", "snapshot", "status")  # kinds written by write_sealed
 
 # The most desktop-mem reads of each kind of file, checked before a byte is read (a
 # sparse file says 1.5 GB and costs nothing on disk to whoever planted it). A key file
@@ -90,8 +69,6 @@ CAPS = {
     "changes": 1 << 30,
     "snapshot": 1 << 30,
 }
-HEADER_CAP = 64 << 10  # a header is a few hundred bytes
-MAX_DEPTH = 64  # JSON nesting: desktop-mem writes at most 4 or 5 levels
 
 
 def changes_name(seq: int) -> str:
@@ -112,6 +89,10 @@ def join_name(device: str) -> str:
 
 def request_name(device: str) -> str:
     return f"req-{device}.dmq"
+
+
+def temp_prefix(owner: str) -> str:
+    return f"{_TEMP}{owner[:8]}-"
 
 
 # -- what the folder's contents may do ----------------------------------------------------
@@ -150,9 +131,11 @@ def guarded(quarantine: Quarantine) -> Iterator[Quarantine]:
         _ACTIVE.reset(token)
 
 
-def _quarantine(
+def refuse(
     place: str, identity: fsafe.Identity | None, why: str, final: bool, said: bool = True
 ) -> None:
+    """A file at `place` refused for what it is: logged, and kept in the quarantine of the
+    pass under way, so it is not read again while it stays the same."""
     quarantine = _ACTIVE.get()
     log.info("sync: %s refused: %s", place, why)
     if quarantine is not None and identity is not None:
@@ -181,7 +164,7 @@ def _admit(place: str, st: os.stat_result, kind: str | None = None) -> bool:
     return True
 
 
-def _gate(place: str, st: os.stat_result) -> None:
+def gate(place: str, st: os.stat_result) -> None:
     """Before a file is opened: one refused at an earlier pass, still the same, is not."""
     quarantine = _ACTIVE.get()
     entry = quarantine.look(place, fsafe.identity(st)) if quarantine is not None else None
@@ -190,40 +173,6 @@ def _gate(place: str, st: os.stat_result) -> None:
     if entry.final:
         raise Quarantined(entry.why)
     raise SyncRefused(entry.why)  # cut short, and not grown since
-
-
-# a string (to its closing quote, or to the end when it has none: a string that could
-# fail to match would be tried again from every quote after it, quadratic in a planted
-# file of escaped quotes), an opening bracket, a closing one
-_TOKENS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)|([\[{])|([\]}])', re.DOTALL)
-
-
-def too_deep(data: bytes, limit: int = MAX_DEPTH) -> bool:
-    """Whether JSON `data` nests arrays and objects deeper than `limit` (brackets inside
-    strings do not count). `json.loads` of `[` 100,000 deep raises RecursionError, and what
-    is below the limit could still make later code recurse: refused before it is parsed."""
-    if data.count(b"[") + data.count(b"{") <= limit:
-        return False  # the usual case, in C
-    depth = 0
-    for m in _TOKENS.finditer(data):
-        if m.lastindex == 1:
-            depth += 1
-            if depth > limit:
-                return True
-        elif m.lastindex == 2:
-            depth -= 1
-    return False
-
-
-def loads(data: bytes, identity: fsafe.Identity | None = None) -> Any:
-    """JSON from the folder: Refused when nested too deep, ValueError when not JSON."""
-    deep = f"it is nested deeper than {MAX_DEPTH} levels"
-    if too_deep(data):
-        raise Refused(deep, identity)
-    try:
-        return json.loads(data)
-    except RecursionError:
-        raise Refused(deep, identity) from None
 
 
 def _not_followed(label: str, path: Path, why: str) -> SyncError:
@@ -239,7 +188,7 @@ def _not_followed(label: str, path: Path, why: str) -> SyncError:
 # -- the folder -------------------------------------------------------------------------
 
 
-def _split(path: Path) -> tuple[Path, tuple[str, ...]]:
+def anchored(path: Path) -> tuple[Path, tuple[str, ...]]:
     """The folder the user chose, and the parts of `path` from the profile's folder
     (desktop-mem-<id>) down: the folder's contents, where nothing is followed."""
     parts = Path(path).parts
@@ -251,7 +200,7 @@ def _split(path: Path) -> tuple[Path, tuple[str, ...]]:
 
 @contextlib.contextmanager
 def _parent(path: Path) -> Iterator[tuple[fsafe.Dir, str]]:
-    anchor, parts = _split(path)
+    anchor, parts = anchored(path)
     with fsafe.Dir.open(anchor, parts[:-1]) as folder:
         yield folder, parts[-1]
 
@@ -259,7 +208,7 @@ def _parent(path: Path) -> Iterator[tuple[fsafe.Dir, str]]:
 def read_bytes(path: Path, kind: str) -> bytes | None:
     """A file of the folder, whole: nothing on the way followed, nothing read past the
     cap of its kind. None when no regular file of at most that size is there."""
-    anchor, parts = _split(path)
+    anchor, parts = anchored(path)
     try:
         with (
             fsafe.Dir.open(anchor, parts[:-1]) as folder,
@@ -543,331 +492,3 @@ def _copied(src: fsafe.Dir, name: str, st: os.stat_result, dst: fsafe.Dir, kind:
             dst.unlink(name)
         return False
     return True
-
-
-# -- writing --------------------------------------------------------------------------
-
-
-def _frame(header: dict[str, Any], fmt: int = FORMAT) -> bytes:
-    head = json.dumps(header, sort_keys=True, separators=(",", ":")).encode("utf-8")
-    return MAGIC + bytes([fmt]) + struct.pack(">I", len(head)) + head
-
-
-def temp_prefix(owner: str) -> str:
-    return f"{_TEMP}{owner[:8]}-"
-
-
-# called with a file's digest once it is whole on disk, before it takes its name: its
-# writer records it first, so a write killed after the rename is still known as its own
-Staged = Callable[[str], None]
-
-
-def atomic_write(
-    path: Path, parts: Iterable[bytes], owner: str = "", staged: Staged | None = None
-) -> int:
-    """Write a file of the sync folder under a temporary name (named for the computer
-    writing it), flush it to disk, then rename it into place: a reader (or a sync engine)
-    sees the whole file or none. No folder on the way is followed (they are made when
-    missing); whatever had the name is replaced, never written through. `staged` hears
-    the file's digest before the rename. Returns its size."""
-    anchor, names = _split(path)
-    digest = hashlib.sha256()
-
-    def hashed() -> Iterator[bytes]:
-        for part in parts:
-            digest.update(part)
-            yield part
-
-    with fsafe.Dir.open(anchor, names[:-1], create=True) as folder:
-        return folder.write_atomic(
-            names[-1],
-            hashed(),
-            f"{temp_prefix(owner)}{crypto.new_id()[:12]}",
-            None if staged is None else (lambda: staged(digest.hexdigest())),
-        )
-
-
-class Signer(Protocol):
-    def sign(self, data: bytes) -> bytes: ...
-
-
-class _Signed:
-    """Collects what is written so the signature covers every byte."""
-
-    def __init__(self, signer: Signer) -> None:
-        self.signer = signer
-        self.data = bytearray()
-
-    def parts(self, pieces: Iterable[bytes]) -> Iterator[bytes]:
-        for piece in pieces:
-            self.data += piece
-            yield piece
-        yield self.signer.sign(bytes(self.data))
-
-
-def write_sealed(
-    path: Path,
-    header: dict[str, Any],
-    records: Iterable[dict[str, Any]],
-    key: bytes,
-    signer: crypto.DeviceKeys,
-    staged: Staged | None = None,
-    fmt: int = FORMAT,
-) -> int:
-    """A sealed file of records (JSON lines, compressed, then sealed in chunks), in the
-    format `fmt` (SPACES_FORMAT when its records may name spaces)."""
-    frame = _frame({**header, "key": crypto.key_id(key)}, fmt)
-
-    def plain() -> Iterator[bytes]:
-        packer = zlib.compressobj(6)
-        batch: list[bytes] = []
-        for record in records:
-            batch.append(json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode())
-            if len(batch) >= 512:
-                yield packer.compress(b"\n".join(batch) + b"\n")
-                batch = []
-        if batch:
-            yield packer.compress(b"\n".join(batch) + b"\n")
-        yield packer.flush()
-
-    signed = _Signed(signer)
-    parts = signed.parts([frame, *crypto.seal_chunks(key, frame, plain())])
-    return atomic_write(path, parts, str(header.get("device") or ""), staged)
-
-
-def write_plain(
-    path: Path,
-    header: dict[str, Any],
-    body: dict[str, Any],
-    signer: Signer,
-    staged: Staged | None = None,
-) -> int:
-    """A signed file whose body is JSON (a key file: its secrets are sealed inside)."""
-    frame = _frame(header)
-    data = json.dumps(body, sort_keys=True, separators=(",", ":")).encode("utf-8")
-    # the computer writing it: a key file's or an offer's writer, a join's voucher (or,
-    # let in by the recovery code, the computer itself), a request's asker
-    voucher = header.get("voucher")
-    owner = header.get("writer") or (voucher if voucher and voucher != "recovery" else None)
-    return atomic_write(
-        path, _Signed(signer).parts([frame, data]), str(owner or header.get("device") or ""),
-        staged,
-    )  # fmt: skip
-
-
-# -- reading ----------------------------------------------------------------------------
-
-
-@dataclass
-class Raw:
-    """A file read but not yet opened: its header, and what it holds."""
-
-    path: Path
-    header: dict[str, Any]
-    frame: bytes
-    body: bytes
-    signature: bytes
-    place: str = ""  # its place in the profile's folder, for the quarantine
-    identity: fsafe.Identity | None = None
-
-    def _refused(self, why: str, final: bool = True) -> SyncRefused:
-        """Refused for what it holds: the same file is not read again until it changes."""
-        _quarantine(self.place, self.identity, why, final, said=self.header.get("kind") != "pair")
-        return SyncRefused(why)
-
-    @property
-    def data(self) -> bytes:
-        """The whole file, as read."""
-        return self.frame + self.body + self.signature
-
-    @property
-    def digest(self) -> str:
-        """What names this very file (a record refers to another by it)."""
-        return hashlib.sha256(self.data).hexdigest()
-
-    def verify(self, public_signing: str) -> None:
-        if not crypto.verify(public_signing, self.signature, self.frame + self.body):
-            if self.header.get("kind") in SEALED and not crypto.chunks_whole(
-                self.body + self.signature
-            ):
-                raise self._refused("it is cut short", final=False)
-            raise self._refused("its signature is not its writer's")
-
-    def records(self, key: bytes) -> Iterator[dict[str, Any]]:
-        """Its records, opened with `key` (SyncRefused if any part does not open)."""
-        unpacker = zlib.decompressobj()
-        tail = b""
-        try:
-            for chunk in crypto.open_chunks(key, self.frame, self.body):
-                tail += unpacker.decompress(chunk)
-                *lines, tail = tail.split(b"\n")
-                for line in lines:
-                    yield loads(line, self.identity)
-            tail += unpacker.flush()
-        except Refused as exc:
-            raise self._refused(str(exc)) from None
-        except (zlib.error, ValueError):
-            raise self._refused("what it holds is damaged") from None
-        if tail.strip() or not unpacker.eof:
-            raise self._refused("what it holds is damaged")
-
-    def count(self, key: bytes) -> int:
-        """How many records it holds, every part opened (SyncRefused as `records`), so a
-        file is known whole before any of it is applied."""
-        unpacker = zlib.decompressobj()
-        lines, after = 0, b""
-
-        def pieces() -> Iterator[bytes]:
-            for chunk in crypto.open_chunks(key, self.frame, self.body):
-                yield unpacker.decompress(chunk)
-            yield unpacker.flush()
-
-        try:
-            for piece in pieces():
-                n = piece.count(b"\n")
-                lines += n
-                after = piece.rsplit(b"\n", 1)[-1] if n else after + piece
-        except zlib.error:
-            raise self._refused("what it holds is damaged") from None
-        if after.strip() or not unpacker.eof:
-            raise self._refused("what it holds is damaged")
-        return lines
-
-    def plain(self) -> dict[str, Any]:
-        try:
-            body = loads(self.body, self.identity)
-        except Refused as exc:
-            raise self._refused(str(exc)) from None
-        except ValueError:
-            raise self._refused("what it holds is damaged") from None
-        if not isinstance(body, dict):
-            raise self._refused("what it holds is damaged")
-        return body
-
-
-class NewerFormat(SyncRefused):
-    reason = "sync_newer"
-
-
-def read_raw(
-    path: Path,
-    sync_id: str,
-    kind: str,
-    expect: dict[str, Any] | None = None,
-    check: Callable[[dict[str, Any]], object] | None = None,
-) -> Raw:
-    """Read a file and check its frame: the format, that it is this profile's, the kind
-    its name says, and the header fields in `expect`; then `check` (which may refuse it
-    for what this computer lacks, such as its key) before the body is read. The caller
-    checks whose it is and its number.
-
-    Nothing on the way is followed, nothing is read past the kind's cap, and a file
-    refused for what it is (a link, a FIFO, too large, nested too deep, not a file of
-    this profile) is not read again while it stays the same (Quarantined)."""
-    anchor, parts = _split(path)
-    place = "/".join(parts[1:])
-    # offers are read by clean-up and by joining, which say nothing of one that does not
-    # open: one refused for what it is is said by the pass (the quarantine's unsaid)
-    said = kind != "pair"
-    try:
-        folder = fsafe.Dir.open(anchor, parts[:-1])
-    except SyncRefused as exc:
-        raise SyncRefused(f"a folder on its way is not a real folder ({exc})") from None
-    except OSError as exc:
-        raise SyncRefused(f"it cannot be read ({exc.strerror or exc})") from None
-    with folder:
-        try:
-            _gate(place, folder.lstat(parts[-1]))
-            with folder.reader(parts[-1], CAPS[kind]) as reader:
-                return _frame_of(reader, path, place, sync_id, kind, expect, check)
-        except fsafe.Unsafe as exc:
-            _quarantine(place, exc.identity, str(exc), True, said)
-            raise
-        except Refused as exc:
-            _quarantine(place, exc.identity, str(exc), exc.final, said)
-            raise
-        except OSError as exc:
-            raise SyncRefused(f"it cannot be read ({exc.strerror or exc})") from None
-
-
-def _frame_of(
-    reader: fsafe.Reader,
-    path: Path,
-    place: str,
-    sync_id: str,
-    kind: str,
-    expect: dict[str, Any] | None,
-    check: Callable[[dict[str, Any]], object] | None,
-) -> Raw:
-    """The frame first (a few hundred bytes): a file that is not this profile's, or not
-    what its name says, is refused before the rest is read."""
-    ident = reader.identity
-    start = len(MAGIC) + 5
-    head = reader.read(start)
-    if head[: len(MAGIC)] != MAGIC[: len(head)]:
-        raise Refused("it is not a sync file of this app", ident)
-    if len(head) < start:
-        raise Refused("it is not a sync file of this app, or is cut short", ident, final=False)
-    version = head[len(MAGIC)]
-    if version > max(READABLE):
-        raise NewerFormat("it was written by a newer version of this app: update it here")
-    if version not in READABLE:
-        raise Refused(f"its format ({version}) is not one this desktop-mem writes", ident)
-    (size,) = struct.unpack(">I", head[len(MAGIC) + 1 : start])
-    if size > HEADER_CAP:
-        raise Refused("its header is damaged (far too long)", ident)
-    if start + size + crypto.SIGNATURE > reader.st.st_size:
-        raise Refused("it is cut short", ident, final=False)
-    head_bytes = reader.read(size)
-    if len(head_bytes) < size:
-        raise Refused("it is cut short", ident, final=False)
-    try:
-        header = loads(head_bytes, ident)
-    except ValueError:
-        raise Refused("its header is damaged", ident) from None
-    if not isinstance(header, dict):
-        raise Refused("its header is damaged", ident)
-    if header.get("sync") != sync_id:
-        raise Refused("it belongs to another profile", ident)
-    if header.get("kind") != kind:
-        raise Refused("it is not what its name says", ident)
-    if any(header.get(k) != v for k, v in (expect or {}).items()):
-        raise Refused("it is not what its name says (moved, or replayed under another name)", ident)
-    if check is not None:
-        check(header)
-    rest = reader.rest()
-    if len(rest) < crypto.SIGNATURE:
-        raise Refused("it is cut short", ident, final=False)
-    return Raw(
-        path,
-        header,
-        head + head_bytes,
-        rest[: -crypto.SIGNATURE],
-        rest[-crypto.SIGNATURE :],
-        place,
-        ident,
-    )
-
-
-class _Bytes:
-    """A file's bytes already in hand (a record kept in the profile), read like a file."""
-
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.done = 0
-        self.st = os.stat_result((0, 0, 0, 0, 0, 0, len(data), 0, 0, 0))
-        self.identity = None
-
-    def read(self, n: int) -> bytes:
-        out = self.data[self.done : self.done + n]
-        self.done += len(out)
-        return out
-
-    def rest(self) -> bytes:
-        return self.read(len(self.data))
-
-
-def parse_raw(data: bytes, path: Path, sync_id: str, kind: str) -> Raw:
-    """A file's bytes (kept in the profile when it was taken), its frame checked as
-    read_raw checks a file of the folder."""
-    return _frame_of(_Bytes(data), path, path.name, sync_id, kind, None, None)  # type: ignore[arg-type]

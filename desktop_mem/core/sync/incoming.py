@@ -19,7 +19,7 @@ from pathlib import Path
 
 from desktop_mem.core.errors import SyncRefused
 from desktop_mem.core.events import SyncProgress
-from desktop_mem.core.sync import capture, files
+from desktop_mem.core.sync import capture, files, frame
 from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.lawful import Lawful
 from desktop_mem.core.sync.outgoing import Outgoing
@@ -204,7 +204,7 @@ class Incoming:
         has read stays as it is)."""
         mark = mark_of(path)
         # what its name says, and a key this computer holds, before the rest is read
-        raw = files.read_raw(
+        raw = frame.read_raw(
             path,
             layout.sync_id,
             kind,
@@ -314,7 +314,7 @@ class Incoming:
         if not files.present(path):  # a link or a FIFO is there: reading it says so
             return None
         try:
-            raw = files.read_raw(path, layout.sync_id, "status")
+            raw = frame.read_raw(path, layout.sync_id, "status")
             if raw.header.get("device") != device:
                 raise SyncRefused("it is not what its name says")
             raw.verify(signing)

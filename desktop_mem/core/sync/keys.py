@@ -33,6 +33,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from desktop_mem.core.errors import SyncError, SyncRefused
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.keys.recovery import RecoveryLock
 from desktop_mem.core.sync import crypto, files, records
 from desktop_mem.core.sync.membership import (
@@ -67,7 +68,7 @@ class Current:
     key: bytes
     members: dict[str, dict[str, str]]
     removed: set[str]
-    lock: dict[str, Any] | None
+    lock: JSONObject | None  # the recovery lock (RecoveryLock.to_dict) it names
     digest: str = ""
 
     @property
@@ -104,7 +105,7 @@ class Offer:
     generation: str  # the digest of the generation whose key the offer carries
     used_by: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {"key": self.key.hex(), "made": self.made, "expires": self.expires,
                 "generation": self.generation, "used_by": self.used_by}  # fmt: skip
 
@@ -124,7 +125,7 @@ class Pending:
     expires: int
     key: bytes  # what the code made, for the request's proof
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {"offer": self.offer, "inviter": self.inviter, "offered_at": self.offered_at,
                 "expires": self.expires, "key": self.key.hex()}  # fmt: skip
 
@@ -463,7 +464,7 @@ class KeyChain:
         layout: files.Layout,
         me: str,
         signer: crypto.DeviceKeys,
-        lock: dict[str, Any] | None,
+        lock: JSONObject | None,
         removed: set[str] = frozenset(),  # type: ignore[assignment]
         members: dict[str, Member] | None = None,
     ) -> Current:
@@ -545,7 +546,7 @@ class KeyChain:
             self.written.add(digest)
 
     def _authority_for(
-        self, recovery: RecoveryLock | None, lock: dict[str, Any] | None
+        self, recovery: RecoveryLock | None, lock: JSONObject | None
     ) -> dict[str, Any] | None:
         """The recovery authority a new generation names: the one before it while the
         recovery code is the same (its private half sealed to that code is copied, no one
@@ -567,7 +568,7 @@ class KeyChain:
         return {"signing": crypto.b64(public), "sealed": recovery.seal(raw)}
 
     def start(
-        self, layout: files.Layout, me: str, signer: crypto.DeviceKeys, lock: dict[str, Any] | None
+        self, layout: files.Layout, me: str, signer: crypto.DeviceKeys, lock: JSONObject | None
     ) -> None:
         """The first generation of a new sync: this computer alone, trusted as the root."""
         self.written = set()

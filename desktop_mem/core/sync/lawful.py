@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 from desktop_mem.core.db.connection import Connection
 from desktop_mem.core.errors import SyncRefused
 from desktop_mem.core.memory.arrived import ArrivedMemory
-from desktop_mem.core.sync import capture, files, lost
+from desktop_mem.core.sync import capture, files, frame, lost
 from desktop_mem.core.sync import known as sync_records
 from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.membership import carrier
@@ -126,7 +126,7 @@ class Lawful:
         kind = "snapshot" if name.startswith("s-") else "changes"
         found: dict[str, tuple[list[tuple[str, str, int]], list[tuple[str, int]]]] = {}
         try:
-            raw = files.read_raw(
+            raw = frame.read_raw(
                 path, layout.sync_id, kind, expect={"device": by, "seq": int(name[2:12])},
                 check=lambda header: chain.key(str(header.get("key"))),
             )  # fmt: skip
@@ -233,7 +233,7 @@ class Lawful:
                     carry.append(x)
                 done[x] = by
             if carry:
-                self._carry(conn, carry)
+                self.carry(conn, carry)
             capture.set_recording(conn, True)
             if dropped:
                 # what the dropped records overwrote or deleted comes back from whoever
@@ -293,17 +293,12 @@ class Lawful:
             return True
         return False
 
-    def _carry(self, conn: Connection, removed: list[str]) -> None:
+    def carry(self, conn: Connection, removed: list[str]) -> None:
         """This computer carries these removed computers now (it removed them, or took
         out the one that did): everything of theirs it holds goes out in its next change
         file, so that its files hold what stands of them."""
         seq = self.state.int("seq") + 1
-        marks = ",".join("?" * len(removed))
-        moved = conn.execute(
-            f"UPDATE sync_records SET seq = ? WHERE device IN ({marks})", (seq, *removed)
-        ).rowcount
-        moved += self.profile.memories.refile_versions(conn, removed, seq)
-        if moved:
+        if capture.refile(conn, self.profile, removed, seq):
             self.state.set(conn, {"seq": str(seq)})
 
     def _drop(self, conn: Connection, x: str, held: Stands) -> int:

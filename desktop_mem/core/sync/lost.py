@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from desktop_mem.core.db.connection import Connection
+from desktop_mem.core.db.database import Database
+from desktop_mem.core.jsontypes import JSONObject
 
 MEMORY_HERE = "memory_here"  # edited here, deleted on `device`
 MEMORY_THERE = "memory_there"  # edited on `device`, deleted here
@@ -44,7 +45,7 @@ class Lost:
     role: str | None  # a message's role ("user", "assistant")
     at: str  # when the merge dropped it
 
-    def to_dict(self, names: dict[str, str] | None = None) -> dict[str, Any]:
+    def to_dict(self, names: dict[str, str] | None = None) -> JSONObject:
         return {
             "id": self.id, "kind": self.kind, "device": self.device,
             "computer": (names or {}).get(self.device) or self.device[:8], "text": self.text,
@@ -103,7 +104,7 @@ def restored(conn: Connection, uid: str, texts: Iterable[str]) -> int:
     return len(gone)
 
 
-def listed(db: Any) -> list[Lost]:
+def listed(db: Database) -> list[Lost]:
     """Every dropped change not dismissed yet, the newest first."""
     return [
         Lost(int(r[0]), str(r[1]), str(r[2]), str(r[3]), r[4], r[5], str(r[6]))

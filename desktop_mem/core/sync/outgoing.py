@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime
-from typing import Any
 
 from desktop_mem.core.db.connection import Connection
-from desktop_mem.core.sync import crypto, files
+from desktop_mem.core.sync import crypto, files, frame
 from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.own import Ledger
 from desktop_mem.core.sync.reading import Reading
@@ -42,7 +41,7 @@ class Outgoing:
     def records_format(self) -> int:
         """The format of a file of records: the one that names spaces while the profile
         has any (core/sync/files.py: SPACES_FORMAT), else the one before."""
-        return files.SPACES_FORMAT if self.profile.spaces.any() else files.FORMAT
+        return frame.SPACES_FORMAT if self.profile.spaces.any() else frame.FORMAT
 
     def export(self) -> int:
         replica = self.state.replica()
@@ -73,7 +72,7 @@ class Outgoing:
             name = files.changes_name(n)
             path = layout.device(self.state.device) / name
             counted = _Counted(r.to_wire() for r in replica.records_of(n))
-            files.write_sealed(
+            frame.write_sealed(
                 path, header, counted, chain.write_key, keys, staged=self.ledger.staged(name),
                 fmt=self.records_format(),
             )  # fmt: skip
@@ -120,7 +119,7 @@ class Outgoing:
         header = {"kind": "snapshot", "sync": layout.sync_id, "device": self.state.device, "seq": n}
         name = files.snapshot_name(n)
         path = layout.device(self.state.device) / name
-        files.write_sealed(
+        frame.write_sealed(
             path, header, (r.to_wire() for r in self.state.replica().records_of(None)),
             chain.write_key, keys,
             staged=self.ledger.staged(name), fmt=self.records_format(),
@@ -221,7 +220,7 @@ class Outgoing:
         stamp = now_iso()
         header = {"kind": "status", "sync": layout.sync_id, "device": self.state.device}
         path = layout.device(self.state.device) / files.STATUS
-        files.write_sealed(
+        frame.write_sealed(
             path,
             header,
             [{**status, "written_at": stamp, "counter": counter}],
@@ -240,11 +239,11 @@ class Outgoing:
 class _Counted:
     """The records of a file as they are written, counted."""
 
-    def __init__(self, records: Iterable[dict[str, Any]]) -> None:
+    def __init__(self, records: Iterable[Mapping[str, object]]) -> None:
         self.records = records
         self.n = 0
 
-    def __iter__(self) -> Iterator[dict[str, Any]]:
+    def __iter__(self) -> Iterator[Mapping[str, object]]:
         for record in self.records:
             self.n += 1
             yield record

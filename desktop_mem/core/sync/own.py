@@ -15,7 +15,7 @@ from the copy the profile keeps. A valid file signed with this computer's key th
 did not write is another matter: a copy of this computer is at work under its
 identity (a cloned disk, a restored backup), which core/sync/twins.py settles.
 
-The digest of each file is recorded before the file takes its name (files.atomic_write's
+The digest of each file is recorded before the file takes its name (frame.atomic_write's
 `staged`), so a pass killed between the rename and recording it still knows the file
 as its own."""
 
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.db.connection import Connection
 from desktop_mem.core.errors import SyncRefused
-from desktop_mem.core.sync import crypto, files, records
+from desktop_mem.core.sync import crypto, files, frame, records
 from desktop_mem.core.sync.membership import Join
 
 if TYPE_CHECKING:
@@ -125,7 +125,7 @@ class Ledger:
 
     # -- what this computer writes ---------------------------------------------------
 
-    def staged(self, name: str) -> files.Staged:
+    def staged(self, name: str) -> frame.Staged:
         """The hook that records a file's digest before it takes its name."""
 
         def note(digest: str) -> None:
@@ -330,7 +330,7 @@ class Ledger:
             "status" if name == files.STATUS else "snapshot" if name.startswith("s-") else "changes"
         )
         try:
-            raw = files.read_raw(path, layout.sync_id, kind)
+            raw = frame.read_raw(path, layout.sync_id, kind)
         except SyncRefused:
             return "damaged", "", 0
         digest = raw.digest
@@ -393,7 +393,7 @@ class Ledger:
                     (d for d, f in versions if d in chain.written or _about(f, me)),
                     versions[0][0],
                 )
-                files.atomic_write(path, [chain.kept[now][1]], me)
+                frame.atomic_write(path, [chain.kept[now][1]], me)
                 out.restored.append(name)
                 log.info("sync: %s in keys/ was written back", name)
             data["files"][KEYS + name] = [now, mark_of(path)]
@@ -405,7 +405,7 @@ class Ledger:
         computer's key (`signing`, its public half)."""
         kind = records.GENERATION if name.endswith(".dmk") else records.JOIN
         try:
-            raw = files.parse_raw(data, layout.keys / name, layout.sync_id, kind)
+            raw = frame.parse_raw(data, layout.keys / name, layout.sync_id, kind)
             found = (
                 records.key_file(raw) if kind == records.GENERATION else records.join_record(raw)
             )

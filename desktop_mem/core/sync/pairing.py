@@ -18,14 +18,14 @@ import os
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from desktop_mem.core.errors import DatabaseCorrupt, SyncError, SyncRefused, WrongKey
 from desktop_mem.core.keys.recovery import RecoveryLock
-from desktop_mem.core.sync import crypto, files, records
+from desktop_mem.core.sync import crypto, files, frame, records
 from desktop_mem.core.sync.keys import Current, KeyChain, Offer, Pending
 from desktop_mem.core.sync.membership import RECOVERY, Anchor, Generation, Member, Membership
 
@@ -33,7 +33,7 @@ PAIRING_SECONDS = 3600
 OFFER_KEPT_S = 86400  # an offer used or expired is remembered this long (a late request)
 
 
-def offer_path(layout: files.Layout, pair_id: str) -> Any:
+def offer_path(layout: files.Layout, pair_id: str) -> Path:
     return layout.root / f"pair-{pair_id}.dmp"
 
 
@@ -79,7 +79,7 @@ def offer(chain: KeyChain, layout: files.Layout, me: str, signer: crypto.DeviceK
         "inviter": me,
     }
     header = {"kind": "pair", "sync": layout.sync_id, "id": pair_id, "writer": me}
-    files.write_plain(offer_path(layout, pair_id), header, body, signer)
+    frame.write_plain(offer_path(layout, pair_id), header, body, signer)
     chain.offers[pair_id] = Offer(key, now, expires, chain.current.digest)
     return code
 
@@ -151,7 +151,7 @@ def clear_offers(chain: KeyChain, layout: files.Layout, me: str) -> None:
     # offers of this computer from before it kept them (0.4): expired ones go
     for path in layout.pair_files():
         with contextlib.suppress(SyncRefused, TypeError, ValueError, OSError):
-            raw = files.read_raw(path, layout.sync_id, "pair")
+            raw = frame.read_raw(path, layout.sync_id, "pair")
             if raw.header.get("writer") == me and int(raw.plain().get("expires", 0)) < now:
                 files.remove_file(path)
 
@@ -173,7 +173,7 @@ def join_with_pairing_code(layout: files.Layout, code: str) -> KeyChain:
     offers = 0
     for path in layout.pair_files():
         try:
-            raw = files.read_raw(path, layout.sync_id, "pair")
+            raw = frame.read_raw(path, layout.sync_id, "pair")
             body = raw.plain()
             expires = int(body["expires"])
             salt = crypto.unb64(body["salt"], 16)
@@ -204,7 +204,7 @@ def join_with_pairing_code(layout: files.Layout, code: str) -> KeyChain:
 
 
 def _from_offer(
-    layout: files.Layout, raw: files.Raw, secret: bytes, key: bytes, expires: int
+    layout: files.Layout, raw: frame.Raw, secret: bytes, key: bytes, expires: int
 ) -> KeyChain:
     try:
         data = json.loads(secret)
@@ -231,7 +231,7 @@ def _from_offer(
     for d in trusted:
         with contextlib.suppress(SyncRefused):
             said |= records.key_file(
-                files.parse_raw(chain.kept[d][1], raw.path, layout.sync_id, records.GENERATION)
+                frame.parse_raw(chain.kept[d][1], raw.path, layout.sync_id, records.GENERATION)
             ).record.removed
     chain.anchor = Anchor(trusted, members, removed - said)
     m, _refused = chain.evaluate(layout)

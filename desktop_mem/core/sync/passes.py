@@ -10,18 +10,21 @@ Its steps:
    written again at this pass; a valid one it did not write means a copy of it is at
    work under its identity, and one of the two goes on as a new computer
    (core/sync/twins.py);
-3. stamp what changed here and write it as this computer's next change file;
-4. read every other computer's status, then its snapshot (when this computer is
+3. undo, once a removal is known here, what the removed computer wrote that the files
+   of the computer carrying it do not hold (core/sync/lawful.py); take out an identity
+   both copies of a computer left;
+4. stamp what changed here and write it as this computer's next change file;
+5. read every other computer's status, then its snapshot (when this computer is
    further behind than its change files reach) and its change files in order, each
    applied in steps committed with how far they got; a file that does not open is
    waited for while it may still be arriving, then this computer goes on from a
    snapshot beyond it, or says once that it is stuck there (core/sync/incoming.py);
-5. merge memories added on both sides with the same text;
-6. compact this computer's files (a snapshot of what it wrote that still stands, the
+6. merge memories added on both sides with the same text;
+7. compact this computer's files (a snapshot of what it wrote that still stands, the
    change files before it removed) when they have grown past the snapshot, when
    something it wrote was deleted, when one of them was damaged, or when another
    computer says it is stuck at one of them;
-7. write its status: its name, what it has read of each computer, when, and where it
+8. write its status: its name, what it has read of each computer, when, and where it
    is stuck.
 
 Nothing in a pass depends on the wall clock except what a person reads ("2 min ago").
@@ -43,9 +46,10 @@ from desktop_mem.core.db.connection import Connection
 from desktop_mem.core.db.files import sibling
 from desktop_mem.core.errors import SyncError, SyncRefused
 from desktop_mem.core.events import MemoriesChanged, SyncChanged
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import read_sidecar
-from desktop_mem.core.sync import crypto, files, merge, pairing, twins
+from desktop_mem.core.sync import crypto, files, frame, merge, pairing, twins
 from desktop_mem.core.sync.applying import Applied
 from desktop_mem.core.sync.incoming import Incoming
 from desktop_mem.core.sync.keys import KeyChain
@@ -177,40 +181,86 @@ class Passes:
         return result
 
     def _run(self, compact: bool | None, quarantine: Quarantine) -> Pass:
+        """The steps of the module's docstring, in its order."""
+        result = Pass()
+        layout = self._folder(result)
+        chain = self._read_keys(layout, result)  # 1
+        chain, repair = self._check_own_files(layout, chain, result)  # 2
+        keys = self.state.device_keys()  # a new computer's, when it went on as one at 2
+        self._removals(layout, chain, keys, result)  # 3
+        writes = chain.current is not None  # not while it waits for the key others use
+        if writes:
+            self._send(layout, chain, keys, result)  # 4
+        self._read_others(layout, chain, result)  # 5
+        result.merged = self._merge_duplicates(result.applied)  # 6
+        if result.merged and writes:
+            self._send(layout, chain, keys, result)  # the deletions that makes, at once
+        self._compact(layout, chain, keys, writes, compact, repair, result)  # 7
+        if writes:
+            self.outgoing.write_status(layout, chain, keys, repair.status, repair.counter)  # 8
+        self._close(quarantine, result)
+        return result
+
+    # -- its steps -----------------------------------------------------------------------
+
+    def _folder(self, result: Pass) -> files.Layout:
+        """The profile's folder, there and real (a link as it, or as its keys folder, is
+        said, never acted through); this computer's own folder a real one, and what
+        temporary files a write of its own killed half-way left, removed."""
         layout = self.state.layout()
-        # a link as the profile's folder, or its keys folder, is said, never acted through
         if not self.state.folder.is_dir() or not layout.check():
             raise SyncError(
                 f"The sync folder {self.state.folder} is not there (a drive not connected, or the "
                 "folder moved or deleted): connect it, or choose the folder again in Settings.",
                 reason="sync_folder_missing",
             )
-        result = Pass()
-        device = self.state.device
-        keys = self.state.device_keys()
-        chain = self.state.chain()
-        if found := layout.own_folder(device):
+        if found := layout.own_folder(self.state.device):
             result.refused.append(found)
-        layout.clear_temporary(device)
-        self.refresh_keys(layout, chain, keys, result)
+        layout.clear_temporary(self.state.device)
+        return layout
+
+    def _read_keys(self, layout: files.Layout, result: Pass) -> KeyChain:
+        """1. The key chain as kept, refreshed with what the key files say now."""
+        chain = self.state.chain()
+        self.refresh_keys(layout, chain, self.state.device_keys(), result)
+        return chain
+
+    def _check_own_files(
+        self, layout: files.Layout, chain: KeyChain, result: Pass
+    ) -> tuple[KeyChain, Repair]:
+        """2. This computer's own files against what it wrote: a restored or copied
+        profile, or a copy of it at work under its identity, goes on as a new computer
+        (the key chain then read again as kept); what to write again."""
         if self._check_copy(layout, result):
             chain = self._reloaded(chain)
         repair = self._check_own(layout, chain)
         if repair.split:
             chain = self._reloaded(chain)
-        # a removal known here for the first time: what the removed computer wrote that
-        # its carrier's files do not hold is undone, and the others are read again
-        result.undone += self.incoming.lawful.sweep(
-            layout, chain, self.incoming.reading, self._stamp_pending
-        )
-        result.applied.lost += self.incoming.lawful.lost
-        device = self.state.device
-        keys = self.state.device_keys()
+        return chain, repair
+
+    def _removals(
+        self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys, result: Pass
+    ) -> None:
+        """3. A removal known here for the first time: what the removed computer wrote
+        that its carrier's files do not hold is undone, and the others are read again
+        (core/sync/lawful.py). An identity both copies of a computer left, taken out."""
+        lawful = self.incoming.lawful
+        result.undone += lawful.sweep(layout, chain, self.incoming.reading, self._stamp_pending)
+        result.applied.lost += lawful.lost
         self._retire(layout, chain, keys)
-        writes = chain.current is not None  # not while it waits for the key others use
-        if writes:
-            result.sent += self.outgoing.export()
-            self.outgoing.write_pending(layout, chain, keys)
+
+    def _send(
+        self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys, result: Pass
+    ) -> None:
+        """4. What changed here, stamped and written as this computer's next change file."""
+        result.sent += self.outgoing.export()
+        self.outgoing.write_pending(layout, chain, keys)
+
+    def _read_others(self, layout: files.Layout, chain: KeyChain, result: Pass) -> None:
+        """5. Every other computer's files that are in the sync read and applied
+        (core/sync/incoming.py); then the names of those that joined, once their status
+        has been read."""
+        device = self.state.device
         members = chain.members
         for peer in layout.devices():
             if peer == device:
@@ -226,17 +276,27 @@ class Passes:
                 continue  # not let in (yet): nothing of it is read
             self.incoming.read_peer(layout, chain, peer, result)
         names = origin_names(self.state)
-        for j in result.joined:  # their names, once their status has been read
+        for j in result.joined:
             j["name"] = names.get(j["device"]) if self.incoming.peer(j["device"])[2] else None
             j["by_name"] = names.get(j["by"] or "")
-        result.merged = self._merge_duplicates(result.applied)
-        if result.merged and writes:
-            result.sent += self.outgoing.export()
-            self.outgoing.write_pending(layout, chain, keys)
+
+    def _compact(
+        self,
+        layout: files.Layout,
+        chain: KeyChain,
+        keys: crypto.DeviceKeys,
+        writes: bool,
+        compact: bool | None,
+        repair: Repair,
+        result: Pass,
+    ) -> None:
+        """7. Its own files compacted (core/sync/outgoing.py) when they are due (grown
+        past the snapshot, or something it wrote was deleted), or at once when one of
+        them was damaged or another computer is stuck at one of them: a fresh snapshot of
+        everything still standing (the damaged change files go with the others). Then
+        its files the snapshot replaced, removed."""
         if result.applied.own_removed or result.applied.memories_removed:
             self.outgoing.deleted_at = self.outgoing.deleted_at or time.monotonic()
-        # its own files damaged, or another computer stuck at one of them: a fresh snapshot
-        # of everything still standing (the damaged change files go with the others)
         needed = repair.files or self.outgoing.asked
         if (
             writes
@@ -246,8 +306,11 @@ class Passes:
             self.outgoing.compact(layout, chain, keys)
             result.compacted = True
         self.outgoing.clean_own(layout)
-        if writes:
-            self.outgoing.write_status(layout, chain, keys, repair.status, repair.counter)
+
+    def _close(self, quarantine: Quarantine, result: Pass) -> None:
+        """The pass's end: the counts of files every computer has taken in, forgotten; the
+        files refused while the folder was listed, said; when it ran, kept; and what was
+        replaced or deleted, gone from the WAL too."""
         self.outgoing.forget_received()
         result.refused += [self._said(place, why) for place, why in quarantine.unsaid()]
         result.ignored = quarantine.ignored
@@ -264,7 +327,6 @@ class Passes:
             # deletion here does: secure_delete zeroed the freed pages, the checkpoint
             # writes them back over the old ones
             self.db.checkpoint()
-        return result
 
     def _said(self, place: str, why: str) -> str:
         """One sentence for a file refused while its folder was listed."""
@@ -418,7 +480,7 @@ class Passes:
         path = layout.device(self.state.device) / name
         expect = {"device": self.state.device, "seq": n}
         try:
-            files.read_raw(path, layout.sync_id, kind, expect).verify(
+            frame.read_raw(path, layout.sync_id, kind, expect).verify(
                 self.state.device_keys().public["signing"]
             )
         except files.Quarantined:
@@ -431,7 +493,7 @@ class Passes:
     # -- after reading -------------------------------------------------------------------
 
     def _merge_duplicates(self, applied: Applied) -> int:
-        """Memories added on two computers with the same text end up once: on every
+        """6. Memories added on two computers with the same text end up once: on every
         computer the same one stays (the lower uid: core/sync/merge.py), its twin is deleted
         like any memory."""
         if not applied.new_memories:
@@ -482,15 +544,7 @@ class Passes:
             # what it wrote that stands is this computer's to carry from now on, and what
             # it carried of the computers removed before it (whose carrier it may have
             # been: core/sync/lawful.py): all of it goes out in this computer's files
-            seq = self.state.int("seq") + 1
-            carried = sorted({device, *chain.removed})
-            marks = ",".join("?" * len(carried))
-            moved = conn.execute(
-                f"UPDATE sync_records SET seq = ? WHERE device IN ({marks})", (seq, *carried)
-            ).rowcount
-            moved += self.profile.memories.refile_versions(conn, carried, seq)
-            if moved:
-                self.state.set(conn, {"seq": str(seq)})
+            self.incoming.lawful.carry(conn, sorted({device, *chain.removed}))
         # its standing records go out under this computer's name, their stamps
         # unchanged, and stay in every snapshot after (the replica carries the
         # records of every computer taken out)
@@ -522,7 +576,7 @@ def _chunks(ids: list[int], size: int = 500) -> Iterator[list[int]]:
         yield ids[start : start + size]
 
 
-def lock_of(profile: Profile) -> dict[str, Any] | None:
+def lock_of(profile: Profile) -> JSONObject | None:
     """The profile's recovery lock (the public half of its recovery code), if it has one."""
     record = read_sidecar(profile.db.path).get("recovery")
     if not isinstance(record, dict):

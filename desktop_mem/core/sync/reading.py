@@ -44,7 +44,7 @@ class Blocked:
     name: str
     why: str  # the reason, one clause ("it is cut short")
     arriving: bool  # it may still be on its way (cut short, unreadable, not there yet)
-    mark: list[Any] | None  # its size and time, or None when it is not there
+    mark: Mark | None  # its size and time, or None when it is not there
 
 
 class Reading:

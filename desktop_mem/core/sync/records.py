@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from desktop_mem.core.errors import SyncRefused
-from desktop_mem.core.sync import crypto, files
+from desktop_mem.core.sync import crypto, files, frame
 from desktop_mem.core.sync.membership import RECOVERY, Generation, Join, Member
 
 GENERATION = "keys"
@@ -41,19 +41,19 @@ def _damaged(what: str) -> SyncRefused:
     return SyncRefused(f"its {what} is damaged")
 
 
-def _id(value: Any, what: str) -> str:
+def _id(value: object, what: str) -> str:
     if not isinstance(value, str) or not ID.fullmatch(value):
         raise _damaged(what)
     return value
 
 
-def _key(value: Any) -> str:
+def _key(value: object) -> str:
     """A public key (32 bytes, base64), as written."""
     crypto.unb64(value, 32)  # SyncRefused if it is not one
     return str(value)
 
 
-def member_of(value: Any) -> Member:
+def member_of(value: object) -> Member:
     if not isinstance(value, dict):
         raise _damaged("list of computers")
     return Member(_key(value.get("agreement")), _key(value.get("signing")))
@@ -79,13 +79,13 @@ class Request:
     offer: str
     proof: bytes
     made: int  # when it asked (ms), as it says
-    raw: files.Raw
+    raw: frame.Raw
 
 
 # -- reading -------------------------------------------------------------------------
 
 
-def key_file(raw: files.Raw) -> KeyFile:
+def key_file(raw: frame.Raw) -> KeyFile:
     """A generation from a key file read (its frame checked), every field checked."""
     header = raw.header
     number, writer = header.get("generation"), header.get("writer")
@@ -165,7 +165,7 @@ def _mark(path: Path) -> tuple[int, ...] | None:
 
 def read_key_file(path: Path, sync_id: str, number: int, writer: str) -> KeyFile:
     def read() -> KeyFile:
-        found = key_file(files.read_raw(path, sync_id, GENERATION))
+        found = key_file(frame.read_raw(path, sync_id, GENERATION))
         if (found.record.number, found.record.writer) != (number, writer):
             raise SyncRefused("it is not what its name says")
         return found
@@ -173,7 +173,7 @@ def read_key_file(path: Path, sync_id: str, number: int, writer: str) -> KeyFile
     return _remembered((GENERATION, str(path), sync_id, number, writer, _mark(path)), read)
 
 
-def join_record(raw: files.Raw) -> Join:
+def join_record(raw: frame.Raw) -> Join:
     header, body = raw.header, raw.plain()
     device = _id(header.get("device"), "computer")
     voucher = header.get("voucher")
@@ -210,7 +210,7 @@ def join_record(raw: files.Raw) -> Join:
 
 def read_join(path: Path, sync_id: str, device: str) -> Join:
     def read() -> Join:
-        found = join_record(files.read_raw(path, sync_id, JOIN))
+        found = join_record(frame.read_raw(path, sync_id, JOIN))
         if found.device != device:
             raise SyncRefused("it is not what its name says")
         return found
@@ -219,7 +219,7 @@ def read_join(path: Path, sync_id: str, device: str) -> Join:
 
 
 def read_request(path: Path, sync_id: str, device: str) -> Request:
-    raw = files.read_raw(path, sync_id, REQUEST)
+    raw = frame.read_raw(path, sync_id, REQUEST)
     body = raw.plain()
     if raw.header.get("device") != device or body.get("device") != device:
         raise SyncRefused("it is not what its name says")
@@ -239,7 +239,7 @@ def from_kept(kind: str, data: bytes, sync_id: str) -> KeyFile | Join:
     """A record kept in the profile (its bytes as they were in the folder when taken)."""
 
     def read() -> KeyFile | Join:
-        raw = files.parse_raw(data, Path("kept"), sync_id, kind)
+        raw = frame.parse_raw(data, Path("kept"), sync_id, kind)
         return key_file(raw) if kind == GENERATION else join_record(raw)
 
     return _remembered(("kept", kind, sync_id, hashlib.sha256(data).digest()), read)
@@ -268,11 +268,11 @@ def carried(kf: KeyFile, sync_id: str) -> list[KeyFile]:
 # -- writing -------------------------------------------------------------------------
 
 
-def write_key_file(layout: files.Layout, body: dict[str, Any], signer: files.Signer) -> KeyFile:
+def write_key_file(layout: files.Layout, body: dict[str, Any], signer: frame.Signer) -> KeyFile:
     number, writer = int(body["generation"]), str(body["writer"])
     header = {"kind": GENERATION, "sync": layout.sync_id, "generation": number, "writer": writer}
     path = layout.keys / files.key_name(number, writer)
-    files.write_plain(path, header, body, signer)
+    frame.write_plain(path, header, body, signer)
     return read_key_file(path, layout.sync_id, number, writer)
 
 
@@ -284,7 +284,7 @@ def write_join(
     parent: str,
     via: str,
     offered_at: int | None,
-    signer: files.Signer,
+    signer: frame.Signer,
     offer: str | None = None,
 ) -> Join:
     header = {"kind": JOIN, "sync": layout.sync_id, "device": device, "voucher": voucher}
@@ -295,7 +295,7 @@ def write_join(
     if offer is not None:  # which code: two shown within a second are two
         body["offer"] = offer
     path = layout.keys / files.join_name(device)
-    files.write_plain(path, header, body, signer)
+    frame.write_plain(path, header, body, signer)
     return read_join(path, layout.sync_id, device)
 
 
@@ -306,14 +306,14 @@ def write_request(
     offer: str,
     proof: bytes,
     made: int,
-    signer: files.Signer,
+    signer: frame.Signer,
 ) -> None:
     header = {"kind": REQUEST, "sync": layout.sync_id, "device": device}
     body = {
         "device": device, **member.to_dict(), "offer": offer, "proof": crypto.b64(proof),
         "made": made,
     }  # fmt: skip
-    files.write_plain(layout.keys / files.request_name(device), header, body, signer)
+    frame.write_plain(layout.keys / files.request_name(device), header, body, signer)
 
 
 def request_proof(pair_key: bytes, sync_id: str, offer: str, device: str, member: Member) -> bytes:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.db.connection import Connection
 from desktop_mem.core.errors import SyncError
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.sync import crypto, files
 from desktop_mem.core.sync.applying import Applied
 from desktop_mem.core.sync.keys import KeyChain
@@ -66,7 +67,7 @@ class Peer:
         a computer too old to say when it got there)."""
         return (self.received_at or self.written_at) if self.up_to_date else None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {
             "device": self.device, "name": self.name, "applied": self.applied,
             "seen_at": self.seen_at, "written_at": self.written_at, "removed": self.removed,

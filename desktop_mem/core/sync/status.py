@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from desktop_mem.core.events import SyncChanged
+from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.sync import lost
 from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.lost import Lost
@@ -118,7 +119,7 @@ class Status:
             self.profile.events.emit(SyncChanged("lost"))
         return n
 
-    def _lost_groups(self) -> list[dict[str, Any]]:
+    def _lost_groups(self) -> list[JSONObject]:
         """What merges dropped, by way and computer (`sync lost` lists the texts)."""
         names = self.origin_names()
         return [
@@ -182,7 +183,7 @@ def origin_names(state: SyncState) -> dict[str, str]:
     return names
 
 
-def _int_of(mapping: Any, key: str) -> int:
+def _int_of(mapping: object, key: str) -> int:
     """A number a status holds for a key (0 when it holds none, or not a number)."""
     try:
         return int(mapping.get(key) or 0) if isinstance(mapping, dict) else 0
