@@ -377,8 +377,10 @@ class _Graph:
         """The computers generation `k`'s list vouches for: all it names but those that
         what it builds on names only in the lists of generations that no longer vouch (a
         removed computer's own key files), or that a list vouching there named without
-        vouching for them (carried on from such a key file). One let in by a join, or
-        vouched for by a list that still vouches, is judged as ever."""
+        vouching for them (carried on from such a key file), and those it introduces (no
+        list it builds on names them) that no join counting there let in: a list naming
+        an id is not a join signed for it. One let in by a join that counts, or vouched
+        for by a list that still vouches, is judged as ever."""
         if (k, context) not in self._vouched:
             g = self.taken[k]
             base = self.ancestors[k]
@@ -388,7 +390,13 @@ class _Graph:
                 named.update(self.taken[j].members)
                 if self.vouches(j, context):
                     good |= self.vouched(j, context)
-            good |= {join.device for join in self.joins if join.parent in base}
+            # let in by a join that counts in the light of `context` (its voucher in, or
+            # removed by a generation that kept the one it let in): not one the thief
+            # signed after its removal, however dated, that a computer which missed the
+            # removal took and then named in a list of its own
+            good |= set(self.view(base, context).joins)
+            if k not in self.trusted:  # (what a computer trusts is taken as it is)
+                named |= set(g.members)
             refused = named - good - {g.writer}
             self._vouched[(k, context)] = frozenset(g.members) - refused
         return self._vouched[(k, context)]
