@@ -1025,3 +1025,51 @@ def test_a_join_the_thief_backdates_is_not_vouched_for_by_a_list_naming_its_id(
         assert mole not in chain.members, c.name
         assert mole not in chain.current.members, c.name  # its key is not sealed to it
 
+
+def test_what_the_thief_wrote_does_not_stay_when_it_takes_out_the_one_that_removed_it(
+    computers: Computers,
+) -> None:
+    """Seed 5200, engine schedule 114: the desktop removed the stolen computer; the thief
+    sent a memory with the stolen computer's app, which the laptop and the tablet took in
+    before the removal reached them (the engine was late with it), and took out, along
+    with itself, every computer (a key file on the generation before its removal). Both
+    removals stand, so the desktop, which carries what of the stolen computer stands, is
+    out too: the rule found no one still in to carry it (they removed one another), the
+    laptop and the tablet kept the thief's memory, and once all three had joined again
+    the desktop took it from them. The desktop, joined again, carries it under its new
+    id: its join names the id it had."""
+    laptop, desktop, stolen = _three(computers)
+    tablet = computers.pair(laptop, "tablet")
+    for c in (laptop, desktop, stolen, tablet):
+        c.sync()
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    desktop.syncer.remove(stolen.syncer.device)
+    layout = desktop.syncer.layout()
+    removal = desktop.syncer.chain().current
+    path = layout.keys / files.key_name(removal.number, removal.writer)
+    saved = path.read_bytes()
+    path.unlink()  # late through the engine
+    stolen.service.memories.add(NewMemory("Written by the thief after the removal"))
+    stolen.sync()
+    for c in (laptop, tablet):
+        c.sync()
+        assert "Written by the thief after the removal" in c.texts()
+    everyone = {laptop.syncer.device, desktop.syncer.device, tablet.syncer.device}
+    own = {stolen.syncer.device: _member(stolen)}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own, everyone,
+                   [first.digest])  # fmt: skip
+    path.write_bytes(saved)
+    for c in (laptop, desktop, tablet):
+        with pytest.raises(SyncError) as told:
+            c.sync()
+        assert told.value.reason == "sync_removed"
+    laptop.service.sync.join(computers.folder, laptop.code, index=False)
+    computers.pair(laptop, desktop)
+    computers.pair(laptop, tablet)
+    for _ in range(3):
+        for c in (laptop, desktop, tablet):
+            c.sync(compact=True)
+    for c in (laptop, desktop, tablet):
+        assert stolen.syncer.device in c.syncer.chain().removed, c.name
+        assert "Written by the thief after the removal" not in c.texts(), c.name

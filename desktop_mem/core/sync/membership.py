@@ -97,6 +97,9 @@ class Join:
     signed: bytes
     signature: bytes
     offer: str | None = None  # the pairing offer it was let in with (None: written before)
+    # the ids it had before, when it joins again (signed by whoever lets it in): what
+    # they carried, it carries
+    former: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -452,7 +455,12 @@ class _Graph:
         return View(members, gone, lawful, frontier, made)
 
 
-def carrier(generations: Iterable[Generation], removed: frozenset[str], device: str) -> str | None:
+def carrier(
+    generations: Iterable[Generation],
+    removed: frozenset[str],
+    device: str,
+    successors: Mapping[str, str] | None = None,
+) -> str | None:
     """The computer whose files say what a computer taken out of the sync (`device`)
     wrote that stands: the writer of the first generation that removed it (the lowest
     number, then the lowest writer id: the same on every computer), which carries its
@@ -464,10 +472,17 @@ def carrier(generations: Iterable[Generation], removed: frozenset[str], device: 
     is known; but a computer that had not taken the removal in yet (its key file kept
     from it, or late) takes it in as from a member. The first remover had read the
     removed computer only up to its removal, so its files hold exactly what stands: the
-    others drop any record of the removed computer that those files do not hold."""
+    others drop any record of the removed computer that those files do not hold.
+
+    When the chain comes back to a computer it passed (the removed computer took out,
+    along with itself, the one that removed it: they removed one another), no one still
+    in carries them that way: the computer that first removed `device` does, under the
+    id it joined again with (`successors`: a former id to the member whose join names
+    it), since it holds what it held; else no one."""
     taken = list(generations)
     seen = {device}
     current = device
+    origin: str | None = None
     while True:
         first = min(
             (g for g in taken if current in g.removed),
@@ -476,10 +491,12 @@ def carrier(generations: Iterable[Generation], removed: frozenset[str], device: 
         )
         if first is None:
             return None
+        origin = first.writer if origin is None else origin
         if first.writer not in removed:
             return first.writer
         if first.writer in seen:
-            return None  # removed by one another: no one still in carries them
+            again = (successors or {}).get(origin)
+            return again if again is not None and again not in removed else None
         seen.add(first.writer)
         current = first.writer
 
