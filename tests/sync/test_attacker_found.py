@@ -793,14 +793,18 @@ def test_a_computer_joining_with_the_recovery_code_is_not_joined_to_a_planted_st
     assert laptop.syncer.device in newcomer.syncer.chain().members
 
 
-def test_a_computer_the_removal_names_stays_when_the_thief_takes_out_its_inviter(
+def test_a_computer_the_thief_takes_out_with_its_inviter_joins_again(
     computers: Computers,
 ) -> None:
-    """Seed 5100, engine schedule 9, under the rule two commits before: the desktop
-    removed the stolen computer, naming the tablet among those in; the thief took out,
-    along with itself, the laptop that had let the tablet in. The desktop vouches for
-    the tablet (it named it), so the tablet stays; the rule judged the tablet's way in
-    as everything taken now shows it (its join, void) and left it out."""
+    """Seed 5100, engine schedule 9: the desktop removed the stolen computer, naming the
+    tablet among those in; the thief took out, along with itself, the laptop that had
+    let the tablet in. The tablet's join is void (the removal of the computer that signed
+    it did not keep it), and the desktop naming it is not a join signed for it: this is
+    the same history as seed 6300's engine schedule 33 (the desktop there in the thief's
+    place, an id the thief let in with a join it backdated in the tablet's), which no
+    rule over the records can tell apart from it. The tablet is told it is left out,
+    joins again with a pairing code, and syncs. (Under the rule of two commits before
+    the desktop's list vouched for it and it stayed; so did the thief's id.)"""
     laptop, desktop, stolen = _three(computers)
     tablet = computers.pair(laptop, "tablet")
     for c in (desktop, tablet):
@@ -812,13 +816,17 @@ def test_a_computer_the_removal_names_stays_when_the_thief_takes_out_its_inviter
     named = {crypto.new_id(): Member(mole.public["agreement"], mole.public["signing"])}
     thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, named,
                    {laptop.syncer.device}, [first.digest])  # fmt: skip
-    tablet.sync()
+    with pytest.raises(SyncError) as told:
+        tablet.sync()
+    assert told.value.reason == "sync_left_out"
     desktop.sync()
-    assert tablet.syncer.device in desktop.syncer.chain().members
+    assert tablet.syncer.device not in desktop.syncer.chain().members
+    computers.pair(desktop, tablet)
     tablet.service.memories.add(NewMemory("Written on the tablet"))
     tablet.sync()
     desktop.sync()
     assert "Written on the tablet" in desktop.texts()
+    assert tablet.syncer.device in desktop.syncer.chain().members
 
 
 def test_a_thiefs_id_carried_on_by_one_that_missed_the_removal_is_not_vouched_for(
@@ -973,3 +981,95 @@ def test_a_snapshot_planted_under_an_honest_name_beyond_its_files_goes(
     assert "Written on the desktop after" in laptop.texts()
     assert not laptop.syncer.last_pass.waiting
     assert not planted.exists()
+
+
+def test_a_join_the_thief_backdates_is_not_vouched_for_by_a_list_naming_its_id(
+    computers: Computers,
+) -> None:
+    """Seed 6300, engine schedule 33 (32 steps): the thief let an id of its own in with a
+    join it backdated to the generation before its removal; the tablet, which had not
+    received the removal, took the join and then removed the desktop (which had removed
+    the stolen computer) in a generation naming that id. A generation's list vouched
+    for any id that what it builds on did not name, so the merge of the two removals
+    kept the id: a member, given every key after, on every computer. A list naming an
+    id is not a join signed for it: the only join is the thief's, and it counts for
+    nothing once its signer's removal is known."""
+    laptop, desktop, stolen = _three(computers)
+    tablet = computers.pair(laptop, "tablet")
+    for c in (laptop, desktop, stolen, tablet):
+        c.sync()
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    desktop.syncer.remove(stolen.syncer.device)
+    layout = desktop.syncer.layout()
+    removal = desktop.syncer.chain().current
+    path = layout.keys / files.key_name(removal.number, removal.writer)
+    saved = path.read_bytes()
+    path.write_bytes(b"not what it was")  # the removal kept from the tablet
+    mole_keys = crypto.DeviceKeys.generate()
+    mole = crypto.new_id()
+    member = Member(mole_keys.public["agreement"], mole_keys.public["signing"])
+    records.write_join(thief.layout, mole, member, stolen.syncer.device, first.digest,
+                       "pair", None, thief.keys)  # fmt: skip
+    tablet.sync()
+    assert mole in tablet.syncer.chain().members  # as from a member: it missed the removal
+    tablet.syncer.remove(desktop.syncer.device)
+    assert mole in tablet.syncer.chain().current.members
+    path.write_bytes(saved)
+    for _ in range(3):
+        for c in (laptop, tablet):
+            c.sync()
+    for c in (laptop, tablet):
+        chain = c.syncer.chain()
+        assert stolen.syncer.device in chain.removed, c.name
+        assert mole not in chain.members, c.name
+        assert mole not in chain.current.members, c.name  # its key is not sealed to it
+
+
+def test_what_the_thief_wrote_does_not_stay_when_it_takes_out_the_one_that_removed_it(
+    computers: Computers,
+) -> None:
+    """Seed 5200, engine schedule 114: the desktop removed the stolen computer; the thief
+    sent a memory with the stolen computer's app, which the laptop and the tablet took in
+    before the removal reached them (the engine was late with it), and took out, along
+    with itself, every computer (a key file on the generation before its removal). Both
+    removals stand, so the desktop, which carries what of the stolen computer stands, is
+    out too: the rule found no one still in to carry it (they removed one another), the
+    laptop and the tablet kept the thief's memory, and once all three had joined again
+    the desktop took it from them. The desktop, joined again, carries it under its new
+    id: its join names the id it had."""
+    laptop, desktop, stolen = _three(computers)
+    tablet = computers.pair(laptop, "tablet")
+    for c in (laptop, desktop, stolen, tablet):
+        c.sync()
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    desktop.syncer.remove(stolen.syncer.device)
+    layout = desktop.syncer.layout()
+    removal = desktop.syncer.chain().current
+    path = layout.keys / files.key_name(removal.number, removal.writer)
+    saved = path.read_bytes()
+    path.unlink()  # late through the engine
+    stolen.service.memories.add(NewMemory("Written by the thief after the removal"))
+    stolen.sync()
+    for c in (laptop, tablet):
+        c.sync()
+        assert "Written by the thief after the removal" in c.texts()
+    everyone = {laptop.syncer.device, desktop.syncer.device, tablet.syncer.device}
+    own = {stolen.syncer.device: _member(stolen)}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own, everyone,
+                   [first.digest])  # fmt: skip
+    path.write_bytes(saved)
+    for c in (laptop, desktop, tablet):
+        with pytest.raises(SyncError) as told:
+            c.sync()
+        assert told.value.reason == "sync_removed"
+    laptop.service.sync.join(computers.folder, laptop.code, index=False)
+    computers.pair(laptop, desktop)
+    computers.pair(laptop, tablet)
+    for _ in range(3):
+        for c in (laptop, desktop, tablet):
+            c.sync(compact=True)
+    for c in (laptop, desktop, tablet):
+        assert stolen.syncer.device in c.syncer.chain().removed, c.name
+        assert "Written by the thief after the removal" not in c.texts(), c.name

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -96,15 +97,19 @@ class Actions:
 
     @staticmethod
     def _let_in(
-        layout: files.Layout, chain: KeyChain, device: str, keys: crypto.DeviceKeys
+        layout: files.Layout,
+        chain: KeyChain,
+        device: str,
+        keys: crypto.DeviceKeys,
+        former: Iterable[str] = (),
     ) -> None:
         """This computer's way in: its join signed with the recovery authority (the
         recovery code opened it), or its request to the computer that showed the pairing
         code (it is in once that one signs its join, at its next pass)."""
         if chain.authority_key is not None:
-            pairing.let_in_with_recovery(chain, layout, device, keys)
+            pairing.let_in_with_recovery(chain, layout, device, keys, former)
         else:
-            pairing.ask(chain, layout, device, keys)
+            pairing.ask(chain, layout, device, keys, former)
 
     def kept_name(self) -> str:
         """This computer's name: as it syncs now, or as it was called when sync was
@@ -135,7 +140,9 @@ class Actions:
         # under one of them, what it sends again comes after (core/sync/twins.py)
         device = twins.id_above(max(self.state.former() | {old}))
         keys = crypto.DeviceKeys.generate()
-        self._let_in(files.Layout.of(folder, chain.sync_id), chain, device, keys)
+        # its join names the ids it had: the others then know it carries what they did
+        was = self.state.former() | {old}
+        self._let_in(files.Layout.of(folder, chain.sync_id), chain, device, keys, was)
         with self.passes.exclusive():
             with self.db.transaction() as conn:
                 # its old self is one more computer taken out: its records are carried

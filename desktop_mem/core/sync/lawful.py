@@ -94,7 +94,13 @@ class Lawful:
         # one no longer in (left out, and in again under a new id: its old files gone)
         # carries no one: what it carried is kept where it is, as before these rules
         here = set(chain.members) | {self.state.device}
-        found = {x: carrier(gens, removed, x) for x in sorted(removed)}
+        # a computer that joined again carries what its former ids did (its join, which
+        # whoever let it in signed, names them; this computer knows its own)
+        successors = {
+            f: j.device for j in m.used.values() if j.device in chain.members for f in j.former
+        }  # fmt: skip
+        successors.update({f: self.state.device for f in self.state.former()})
+        found = {x: carrier(gens, removed, x, successors) for x in sorted(removed)}
         return {x: (c if c in here else None) for x, c in found.items()}
 
     def stands(self, layout: files.Layout, chain: KeyChain, by: str, device: str) -> Stands | None:

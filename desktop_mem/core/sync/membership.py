@@ -97,6 +97,9 @@ class Join:
     signed: bytes
     signature: bytes
     offer: str | None = None  # the pairing offer it was let in with (None: written before)
+    # the ids it had before, when it joins again (signed by whoever lets it in): what
+    # they carried, it carries
+    former: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -377,8 +380,10 @@ class _Graph:
         """The computers generation `k`'s list vouches for: all it names but those that
         what it builds on names only in the lists of generations that no longer vouch (a
         removed computer's own key files), or that a list vouching there named without
-        vouching for them (carried on from such a key file). One let in by a join, or
-        vouched for by a list that still vouches, is judged as ever."""
+        vouching for them (carried on from such a key file), and those it introduces (no
+        list it builds on names them) that no join counting there let in: a list naming
+        an id is not a join signed for it. One let in by a join that counts, or vouched
+        for by a list that still vouches, is judged as ever."""
         if (k, context) not in self._vouched:
             g = self.taken[k]
             base = self.ancestors[k]
@@ -388,7 +393,13 @@ class _Graph:
                 named.update(self.taken[j].members)
                 if self.vouches(j, context):
                     good |= self.vouched(j, context)
-            good |= {join.device for join in self.joins if join.parent in base}
+            # let in by a join that counts in the light of `context` (its voucher in, or
+            # removed by a generation that kept the one it let in): not one the thief
+            # signed after its removal, however dated, that a computer which missed the
+            # removal took and then named in a list of its own
+            good |= set(self.view(base, context).joins)
+            if k not in self.trusted:  # (what a computer trusts is taken as it is)
+                named |= set(g.members)
             refused = named - good - {g.writer}
             self._vouched[(k, context)] = frozenset(g.members) - refused
         return self._vouched[(k, context)]
@@ -444,7 +455,12 @@ class _Graph:
         return View(members, gone, lawful, frontier, made)
 
 
-def carrier(generations: Iterable[Generation], removed: frozenset[str], device: str) -> str | None:
+def carrier(
+    generations: Iterable[Generation],
+    removed: frozenset[str],
+    device: str,
+    successors: Mapping[str, str] | None = None,
+) -> str | None:
     """The computer whose files say what a computer taken out of the sync (`device`)
     wrote that stands: the writer of the first generation that removed it (the lowest
     number, then the lowest writer id: the same on every computer), which carries its
@@ -456,10 +472,17 @@ def carrier(generations: Iterable[Generation], removed: frozenset[str], device: 
     is known; but a computer that had not taken the removal in yet (its key file kept
     from it, or late) takes it in as from a member. The first remover had read the
     removed computer only up to its removal, so its files hold exactly what stands: the
-    others drop any record of the removed computer that those files do not hold."""
+    others drop any record of the removed computer that those files do not hold.
+
+    When the chain comes back to a computer it passed (the removed computer took out,
+    along with itself, the one that removed it: they removed one another), no one still
+    in carries them that way: the computer that first removed `device` does, under the
+    id it joined again with (`successors`: a former id to the member whose join names
+    it), since it holds what it held; else no one."""
     taken = list(generations)
     seen = {device}
     current = device
+    origin: str | None = None
     while True:
         first = min(
             (g for g in taken if current in g.removed),
@@ -468,10 +491,12 @@ def carrier(generations: Iterable[Generation], removed: frozenset[str], device: 
         )
         if first is None:
             return None
+        origin = first.writer if origin is None else origin
         if first.writer not in removed:
             return first.writer
         if first.writer in seen:
-            return None  # removed by one another: no one still in carries them
+            again = (successors or {}).get(origin)
+            return again if again is not None and again not in removed else None
         seen.add(first.writer)
         current = first.writer
 

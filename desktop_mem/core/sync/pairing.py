@@ -131,8 +131,9 @@ def admit(
         if not hmac.compare_digest(req.proof, want):
             continue  # not made with the code: nothing to say to a stranger
         join = records.write_join(
-            layout, device, req.member, me, made.generation, "pair", made.made, signer, req.offer
-        )
+            layout, device, req.member, me, made.generation, "pair", made.made, signer,
+            req.offer, req.former,
+        )  # fmt: skip
         chain.wrote(join.digest)
         made.used_by = device
         files.remove_file(offer_path(layout, req.offer))
@@ -256,15 +257,24 @@ def _from_offer(
     return chain
 
 
-def ask(chain: KeyChain, layout: files.Layout, me: str, keys: crypto.DeviceKeys) -> None:
+def ask(
+    chain: KeyChain,
+    layout: files.Layout,
+    me: str,
+    keys: crypto.DeviceKeys,
+    former: Iterable[str] = (),
+) -> None:
     """This computer, holding a pairing offer's keys, asks to be let in: a request,
-    signed with its own key, that proves it holds the code."""
+    signed with its own key, that proves it holds the code (and, joining again, names
+    the ids it had: the join that lets it in says so)."""
     p = chain.pending
     if p is None:
         return
     member = Member(keys.public["agreement"], keys.public["signing"])
     proof = records.request_proof(p.key, layout.sync_id, p.offer, me, member)
-    records.write_request(layout, me, member, p.offer, proof, time.time_ns() // 1_000_000, keys)
+    records.write_request(
+        layout, me, member, p.offer, proof, time.time_ns() // 1_000_000, keys, former
+    )
 
 
 def _starts(layout: files.Layout) -> list[records.KeyFile]:
@@ -437,7 +447,11 @@ def join_with_recovery_code(
 
 
 def let_in_with_recovery(
-    chain: KeyChain, layout: files.Layout, me: str, keys: crypto.DeviceKeys
+    chain: KeyChain,
+    layout: files.Layout,
+    me: str,
+    keys: crypto.DeviceKeys,
+    former: Iterable[str] = (),
 ) -> None:
     """This computer's join, signed with the recovery authority the code opened."""
     private = chain.authority_key
@@ -446,7 +460,7 @@ def let_in_with_recovery(
     member = Member(keys.public["agreement"], keys.public["signing"])
     join = records.write_join(
         layout, me, member, RECOVERY, chain.current.digest, "recovery", None,
-        _AuthoritySigner(private),
+        _AuthoritySigner(private), None, former,
     )  # fmt: skip
     chain.kept[join.digest] = (records.JOIN, join.signed + join.signature)
     chain.authority_key = None  # used once, never kept

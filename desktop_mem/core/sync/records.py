@@ -11,7 +11,7 @@ import hmac
 import os
 import re
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -80,6 +80,7 @@ class Request:
     proof: bytes
     made: int  # when it asked (ms), as it says
     raw: frame.Raw
+    former: tuple[str, ...] = ()  # the ids it had, when it joins again
 
 
 # -- reading -------------------------------------------------------------------------
@@ -205,7 +206,17 @@ def join_record(raw: frame.Raw) -> Join:
         signed=raw.frame + raw.body,
         signature=raw.signature,
         offer=offer,
+        former=_former(body),
     )
+
+
+def _former(body: dict[str, Any]) -> tuple[str, ...]:
+    """The ids a computer joining again had before (none: a first join, or one written
+    before joins named them)."""
+    value = body.get("former", [])
+    if not isinstance(value, list) or len(value) > 256:
+        raise _damaged("former ids")
+    return tuple(_id(d, "former id") for d in value)
 
 
 def read_join(path: Path, sync_id: str, device: str) -> Join:
@@ -231,7 +242,7 @@ def read_request(path: Path, sync_id: str, device: str) -> Request:
         raise _damaged("time")
     return Request(
         raw.path.name, raw.digest, device, member, offer,
-        crypto.unb64(body.get("proof"), 32), made, raw,
+        crypto.unb64(body.get("proof"), 32), made, raw, _former(body),
     )  # fmt: skip
 
 
@@ -286,14 +297,17 @@ def write_join(
     offered_at: int | None,
     signer: frame.Signer,
     offer: str | None = None,
+    former: Iterable[str] = (),
 ) -> Join:
     header = {"kind": JOIN, "sync": layout.sync_id, "device": device, "voucher": voucher}
-    body = {
+    body: dict[str, Any] = {
         "device": device, **member.to_dict(), "voucher": voucher, "parent": parent,
         "via": via, "offered_at": offered_at,
     }  # fmt: skip
     if offer is not None:  # which code: two shown within a second are two
         body["offer"] = offer
+    if former:  # a computer joining again: the ids it had (it carries what they did)
+        body["former"] = sorted(set(former))
     path = layout.keys / files.join_name(device)
     frame.write_plain(path, header, body, signer)
     return read_join(path, layout.sync_id, device)
@@ -307,12 +321,15 @@ def write_request(
     proof: bytes,
     made: int,
     signer: frame.Signer,
+    former: Iterable[str] = (),
 ) -> None:
     header = {"kind": REQUEST, "sync": layout.sync_id, "device": device}
     body = {
         "device": device, **member.to_dict(), "offer": offer, "proof": crypto.b64(proof),
         "made": made,
     }  # fmt: skip
+    if former:
+        body["former"] = sorted(set(former))
     frame.write_plain(layout.keys / files.request_name(device), header, body, signer)
 
 
