@@ -4,6 +4,7 @@ returns another space's memory, and a space kept apart does not see the shared o
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from tests.conftest import Run
 
@@ -53,3 +54,24 @@ def test_moving_and_removing_spaces_say_what_they_did(run: Run) -> None:
     assert code == 1 and "There is no space named 'Thesis'" in err
     code, _out, err = run("spaces", "add", "shared")
     assert code == 1 and "name of the shared space" in err
+
+
+def test_create_rename_docs_and_json_on_the_command_line(run: Run, tmp_path: Path) -> None:
+    assert run("spaces", "create", "Thesis", "--json")[0] == 0
+    code, out, _ = run("spaces", "rename", "thesis", "论文", "--json")
+    assert code == 0 and json.loads(out)["name"] == "论文"
+    doc = tmp_path / "notes.md"
+    doc.write_text("# Chapter 3\n\nThe sensor calibration runs on Tuesdays.\n", "utf-8")
+    assert run("docs", "add", str(doc), "--space", "论文")[0] == 0
+    code, out, _ = run("docs", "list", "--space", "shared", "--json")
+    assert json.loads(out) == []  # the shared space's chats are not given it
+    code, out, _ = run("docs", "list", "--space", "论文", "--json")
+    assert [d["title"] for d in json.loads(out)] == ["notes.md"]
+    code, out, _ = run(
+        "docs", "search", "sensor calibration", "--all", "--space", "shared", "--json"
+    )
+    assert json.loads(out) == []
+    code, out, _ = run("docs", "search", "sensor calibration", "--all", "--json")
+    assert json.loads(out)  # the person's own search: every space
+    code, out, _ = run("spaces", "remove", "论文", "--move", "--json")
+    assert code == 0 and json.loads(out)["documents"] == 1

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from desktop_mem.cli import output
 from desktop_mem.cli.context import Context
+from desktop_mem.cli.spaces import scope_of, space_of
 from desktop_mem.core.errors import EXIT_ERROR, EXIT_OK, UsageError
 
 if TYPE_CHECKING:
@@ -31,9 +32,13 @@ def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) ->
     )
     a = dsub.add_parser("add", help="add files or folders (a folder is watched: see reindex)")
     a.add_argument("paths", nargs="+", metavar="PATH")
+    a.add_argument("--space", help="the space they go to (default: the shared space)")
     a.add_argument("--json", action="store_true")
     a.set_defaults(func=add)
     ls = dsub.add_parser("list", help="the documents, with their passages and pages")
+    ls.add_argument(
+        "--space", help="only what a chat in this space is given ('shared' too); default: all"
+    )
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(func=list_)
     fo = dsub.add_parser("folders", help="the watched folders, and what each holds")
@@ -62,6 +67,9 @@ def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) ->
     se.add_argument("query")
     se.add_argument("-k", type=int, default=5)
     se.add_argument("--all", action="store_true", help="the best k, relevant or not")
+    se.add_argument(
+        "--space", help="search what a chat in this space is given ('shared' too); default: all"
+    )
     se.add_argument("--json", action="store_true")
     se.set_defaults(func=search)
     d.set_defaults(opens_profile=True)
@@ -108,14 +116,17 @@ def add(ctx: Context) -> int:
     from desktop_mem.core.documents.records import AddReport
 
     store = _store(ctx)
+    space = space_of(ctx.app, ctx.args.space)
     total = AddReport()
     for raw in ctx.args.paths:
-        total.extend(store.add(Path(raw), progress=output.progress(ctx.err, "Reading")))
+        total.extend(
+            store.add(Path(raw), progress=output.progress(ctx.err, "Reading"), space=space)
+        )
     return _report(total, ctx, ctx.args.json)
 
 
 def list_(ctx: Context) -> int:
-    docs = _store(ctx).list()
+    docs = _store(ctx).list(scope_of(ctx.app, ctx.args.space))
     if ctx.args.json:
         output.print_json([d.to_dict() for d in docs], ctx.out)
         return EXIT_OK
@@ -171,7 +182,10 @@ def reindex(ctx: Context) -> int:
 def search(ctx: Context) -> int:
     if ctx.args.k < 1:
         raise UsageError("-k must be at least 1.")
-    hits = _store(ctx).search(ctx.args.query, ctx.args.k, relevant_only=not ctx.args.all)
+    hits = _store(ctx).search(
+        ctx.args.query, ctx.args.k, relevant_only=not ctx.args.all,
+        scope=scope_of(ctx.app, ctx.args.space),
+    )  # fmt: skip
     if ctx.args.json:
         output.print_json([h.to_dict() for h in hits], ctx.out)
         return EXIT_OK

@@ -29,7 +29,7 @@ def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) ->
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(func=list_)
 
-    a = ssub.add_parser("add", help="make a space")
+    a = ssub.add_parser("add", aliases=["create"], help="make a space")
     a.add_argument("name")
     a.add_argument("--instruction", default="", help="given with your own in its chats")
     a.add_argument(
@@ -52,6 +52,12 @@ def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) ->
     e.add_argument("--json", action="store_true")
     e.set_defaults(func=edit)
 
+    rn = ssub.add_parser("rename", help="give a space another name")
+    rn.add_argument("space", help="its name or number")
+    rn.add_argument("name")
+    rn.add_argument("--json", action="store_true")
+    rn.set_defaults(func=rename)
+
     r = ssub.add_parser("remove", help="take out a space, moving or deleting what it holds")
     r.add_argument("space", help="its name or number")
     what = r.add_mutually_exclusive_group(required=True)
@@ -60,6 +66,7 @@ def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) ->
     what.add_argument("--delete", dest="contents", action="store_const", const="delete",
                       help="delete them for good, everywhere")  # fmt: skip
     r.add_argument("--yes", action="store_true", help="confirm deleting (cannot be undone)")
+    r.add_argument("--json", action="store_true")
     r.set_defaults(func=remove)
 
 
@@ -127,6 +134,12 @@ def edit(ctx: Context) -> int:
     return _said(ctx, "Changed", space.id)
 
 
+def rename(ctx: Context) -> int:
+    space = ctx.app.spaces.find(ctx.args.space)
+    ctx.app.spaces.change(space.id, name=ctx.args.name)
+    return _said(ctx, "Renamed", space.id)
+
+
 def remove(ctx: Context) -> int:
     args = ctx.args
     space = ctx.app.spaces.find(args.space)
@@ -137,6 +150,14 @@ def remove(ctx: Context) -> int:
             "--move to keep it in the shared space."
         )
     done = ctx.app.spaces.remove(space.id, args.contents)
+    if args.json:
+        output.print_json(
+            {"removed": space.name, "moved": done.moved, "memories": done.memories,
+             "conversations": done.conversations, "documents": done.documents,
+             "folders": done.folders},
+            ctx.out,
+        )  # fmt: skip
+        return EXIT_OK
     verb = "moved to the shared space" if done.moved else "deleted for good"
     ctx.out.write(
         f"Removed the space '{space.name}': {done.memories} memories, "
