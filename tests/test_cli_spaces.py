@@ -75,3 +75,13 @@ def test_create_rename_docs_and_json_on_the_command_line(run: Run, tmp_path: Pat
     assert json.loads(out)  # the person's own search: every space
     code, out, _ = run("spaces", "remove", "论文", "--move", "--json")
     assert code == 0 and json.loads(out)["documents"] == 1
+
+
+def test_conversations_search_covers_every_space_unless_one_is_named(run: Run) -> None:
+    run("spaces", "add", "Work")
+    assert run("chat", "The quarterly roadmap review is on Thursday", "--space", "Work",
+               "--no-wait")[0] == 0  # fmt: skip
+    code, out, _ = run("conversations", "search", "roadmap review", "--json")
+    assert code == 0 and "roadmap" in out
+    code, out, _ = run("conversations", "search", "roadmap review", "--space", "shared", "--json")
+    assert code == 0 and "roadmap" not in out

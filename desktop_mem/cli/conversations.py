@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from desktop_mem.cli import output
 from desktop_mem.cli.context import Context
+from desktop_mem.cli.spaces import scope_of
 from desktop_mem.core.errors import EXIT_OK
 
 if TYPE_CHECKING:
@@ -46,6 +47,9 @@ def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) ->
     se.add_argument("query")
     se.add_argument("-k", type=int, default=10)
     se.add_argument("--json", action="store_true")
+    se.add_argument(
+        "--space", help="search what a chat in this space sees ('shared' too); default: all"
+    )
     se.set_defaults(func=conversations_search)
     rn = csub.add_parser("rename", help="give a conversation a title")
     rn.add_argument("id", type=int)
@@ -129,7 +133,9 @@ def conversations_delete(ctx: Context) -> int:
 
 
 def conversations_search(ctx: Context) -> int:
-    hits, warnings = _conversation_store(ctx).search(ctx.args.query, ctx.args.k)
+    hits, warnings = _conversation_store(ctx).search(
+        ctx.args.query, ctx.args.k, scope=scope_of(ctx.app, ctx.args.space)
+    )
     output.warn(warnings, ctx.err)
     if ctx.args.json:
         output.print_json(
