@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from desktop_mem.core.errors import ImportRejected, InvalidInput
-from desktop_mem.core.memory.export import FORMAT_NAME, import_file, write_export
+from desktop_mem.core.memory.export import FORMAT_NAME, write_export
+from desktop_mem.core.memory.memories_file import import_file
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
 
@@ -203,7 +204,7 @@ def test_import_refuses_devices_pipes_and_huge_files_before_reading(
     import os
 
     from desktop_mem.core.errors import InvalidInput
-    from desktop_mem.core.memory.export import import_file
+    from desktop_mem.core.memory.memories_file import import_file
 
     with pytest.raises(InvalidInput, match="not a regular file"):
         import_file(profile.memories, Path("/dev/zero"))

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from desktop_mem.core.config import Config
 from desktop_mem.core.errors import DesktopMemError, ImportRejected
 from desktop_mem.core.keys.vault import Vault
-from desktop_mem.core.memory.export import import_file
+from desktop_mem.core.memory.memories_file import import_file
 from desktop_mem.core.memory.store import KINDS, NewMemory
 from desktop_mem.core.profile import Profile
 from tests import report

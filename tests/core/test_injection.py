@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from desktop_mem.core.chat.session import ChatSession
-from desktop_mem.core.memory.export import import_file
+from desktop_mem.core.memory.memories_file import import_file
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.models.llm import OllamaChat
 from desktop_mem.core.profile import Profile

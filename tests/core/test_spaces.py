@@ -13,7 +13,8 @@ from desktop_mem.core.config import Config
 from desktop_mem.core.errors import InvalidInput, NotFound
 from desktop_mem.core.events import SpacesChanged
 from desktop_mem.core.keys.vault import Vault
-from desktop_mem.core.memory.export import import_file, write_export
+from desktop_mem.core.memory.export import write_export
+from desktop_mem.core.memory.memories_file import import_file
 from desktop_mem.core.memory.spaces import EVERY, SHARED, Scope
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile

@@ -33,7 +33,7 @@ class Imports:
         export: JSON, CSV, Markdown, imported as memories at once) or 'history' (every
         other file or folder: another assistant's export, a pasted list; what it holds
         is said before anything is written, and its facts are reviewed)."""
-        from desktop_mem.core.memory.export import is_memories_file
+        from desktop_mem.core.memory.memories_file import is_memories_file
 
         return "memories" if is_memories_file(Path(path)) else "history"
 

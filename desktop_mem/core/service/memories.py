@@ -22,7 +22,7 @@ from desktop_mem.core.search.hybrid import SearchResult
 if TYPE_CHECKING:  # the write path (pydantic) is imported when it is first needed
     from desktop_mem.core.chat.extract import Extractor
     from desktop_mem.core.chat.learning import Learner, Waiting
-    from desktop_mem.core.memory.export import ImportReport
+    from desktop_mem.core.memory.memories_file import ImportReport
     from desktop_mem.core.service import Service
 
 Progress = Callable[[int, int], None]
@@ -347,7 +347,7 @@ class Memories:
         return write_export(self.store, path, fmt, self.service.name)
 
     def import_file(self, path: Path, progress: Progress | None = None) -> ImportReport:
-        from desktop_mem.core.memory.export import import_file
+        from desktop_mem.core.memory.memories_file import import_file
 
         return import_file(self.store, path, progress=progress, spaces=self.service.profile.spaces)
 
