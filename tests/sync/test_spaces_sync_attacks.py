@@ -50,3 +50,29 @@ def test_a_space_made_apart_stays_apart_when_a_rename_arrived_first(
     desktop.sync()
     for c in (laptop, desktop):
         assert [s.apart for s in c.service.spaces.list()] == [True]
+
+
+def test_the_space_merge_rule_keeps_each_fields_last_change_whichever_computer_sorts_first() -> (
+    None
+):
+    """The rule behind the two tests above, with the stamps fixed: "kept apart" made on
+    one computer and a rename made later on another both stand, whether the renaming
+    computer's id sorts before or after; a record without field stamps (an older one)
+    counts every field changed at its own stamp."""
+    from desktop_mem.core.sync.merge import merge_space
+
+    base = {"name": "Client", "instruction": "", "apart": False}
+    apart = {**base, "apart": True, "at": {"name": [1, "a"], "instruction": [1, "a"],
+                                           "apart": [5, "a"]}}  # fmt: skip
+    for renamer in ("0" * 8, "f" * 8):  # sorts before, and after, "a"
+        renamed = {**base, "name": "Client A", "at": {"name": [6, renamer],
+                   "instruction": [1, "a"], "apart": [1, "a"]}}  # fmt: skip
+        for mine, mine_at, theirs, theirs_at in (
+            (apart, (5, "a"), renamed, (6, renamer)),
+            (renamed, (6, renamer), apart, (5, "a")),
+        ):
+            out = merge_space(mine, mine_at, theirs, theirs_at)
+            assert (out["name"], out["apart"]) == ("Client A", True)
+    older = {**base, "name": "Old name"}  # no "at": every field at its stamp
+    out = merge_space(apart, (5, "a"), older, (7, "b"))
+    assert (out["name"], out["apart"]) == ("Old name", False)

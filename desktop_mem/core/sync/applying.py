@@ -112,6 +112,12 @@ class Applier:
                 above_gone = not isinstance(parent, str) or records.gone(conn, CONVERSATION, parent)
             else:
                 above_gone = False
+            if (
+                record.kind == SPACE and record.body is not None
+                and known is not None and known.body is not None
+            ):  # fmt: skip
+                self._merge_space(conn, record, known)
+                continue
             what = merge.outcome(record, known, above_gone)
             if what is Outcome.OVERRIDDEN:
                 out.overridden += 1
@@ -137,6 +143,16 @@ class Applier:
         for uid in out.spaces_removed:  # after what the pass moved out of them or deleted
             self.profile.spaces.remove_arrived(conn, uid)
         return out
+
+    def _merge_space(self, conn: Connection, record: Record, known: Known) -> None:
+        """A space known here, changed elsewhere: field by field (merge.merge_space), so
+        a rename there and "kept apart" here both stand."""
+        assert record.body is not None and known.body is not None
+        merged = merge.merge_space(known.body, known.stamp, record.body, record.stamp)
+        if merged == known.body:
+            return
+        records.store(conn, SPACE, record.uid, max(known.stamp, record.stamp), merged, None)
+        self.profile.spaces.put_arrived(conn, record.uid, merged)
 
     def _write(self, conn: Connection, record: Record, known: Known | None, out: Applied) -> None:
         """A record newer than what is known here (not a memory's head, not a deletion)."""

@@ -16,6 +16,7 @@ from desktop_mem.core.db.connection import Connection
 from desktop_mem.core.db.database import id_chunks
 from desktop_mem.core.db.migrations import SYNCED_SETTINGS
 from desktop_mem.core.sync import known as records
+from desktop_mem.core.sync.merge import SPACE_FIELDS
 from desktop_mem.core.sync.wire import (
     CONTEXT,
     CONVERSATION,
@@ -152,9 +153,7 @@ class Capture:
                     conn, kind, uid, self._setting_body(conn, uid), seq, tick
                 )
             elif kind == SPACE:
-                changed += self._export_plain(
-                    conn, kind, uid, self._space_body(conn, uid), seq, tick
-                )
+                changed += self._export_space(conn, uid, seq, tick)
         conn.execute("DELETE FROM sync_dirty")
         _set_clock(conn, stamp_state["clock"])
         return changed
@@ -317,6 +316,26 @@ class Capture:
             "used": [[u, r, round(float(s), 6), w, bool(k)] for u, r, s, w, k in used],
             "recalled": [[u, r, round(float(s), 6), bool(k)] for u, r, s, k in recalled],
         }
+
+    def _export_space(self, conn: Connection, uid: str, seq: int, tick: Callable[[], int]) -> int:
+        """A space's record, each of its fields stamped with when it last changed
+        ("at"), so that two computers changing different fields at once both stand
+        (core/sync/merge.py: merge_space): a rename elsewhere never undoes "kept apart"
+        made here."""
+        body = self._space_body(conn, uid)
+        known = records.record(conn, SPACE, uid)
+        if body is None or (known is not None and known.deleted):
+            return self._export_plain(conn, SPACE, uid, body, seq, tick)
+        old = known.body if known is not None else None
+        if old is not None and all(old.get(f) == body[f] for f in SPACE_FIELDS):
+            return 0
+        stamp = (tick(), self.device)
+        at = dict(old.get("at") or {}) if old is not None else {}
+        for f in SPACE_FIELDS:
+            if old is None or old.get(f) != body[f]:
+                at[f] = list(stamp)
+        records.store(conn, SPACE, uid, stamp, {**body, "at": at}, seq)
+        return 1
 
     def _space_body(self, conn: Connection, uid: str) -> Body | None:
         row = conn.execute(

@@ -248,3 +248,32 @@ __all__ = [
     "version_key",
     "wins",
 ]
+
+
+# -- spaces -----------------------------------------------------------------------------
+
+SPACE_FIELDS = ("name", "instruction", "apart")
+
+
+def _field_stamp(body: Body, stamp: Stamp, name: str) -> Stamp:
+    """When a space's field last changed, as its record says ("at"); a record without
+    it (or with one that does not fit) changed every field at its own stamp."""
+    at = body.get("at")
+    value = at.get(name) if isinstance(at, dict) else None
+    found = stamp_of(value)
+    return found if found is not None and found <= stamp else stamp
+
+
+def merge_space(mine: Body, mine_at: Stamp, theirs: Body, theirs_at: Stamp) -> Body:
+    """Two records of one space: each field as the one that changed it last says (its
+    name, its instruction, whether it is kept apart), whichever record is newer as a
+    whole; two computers changing different fields at once both stand."""
+    out: Body = dict(mine if mine_at >= theirs_at else theirs)
+    at: dict[str, list[object]] = {}
+    for name in SPACE_FIELDS:
+        a, b = _field_stamp(mine, mine_at, name), _field_stamp(theirs, theirs_at, name)
+        source = mine if a >= b else theirs
+        out[name] = source.get(name)
+        at[name] = list(max(a, b))
+    out["at"] = at
+    return out
