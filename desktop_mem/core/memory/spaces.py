@@ -302,15 +302,13 @@ class SpaceStore:
         """Take out a space that holds nothing (its contents moved or deleted first)."""
         space = self.get(space_id)
         with self.db.transaction() as conn:
-            for table in ("memories", "conversations", "documents", "doc_folders", "proposals"):
-                if conn.execute(
-                    f"SELECT EXISTS (SELECT 1 FROM {table} WHERE space_id = ?)", (space_id,)
-                ).fetchone()[0]:
-                    raise InvalidInput(
-                        f"The space '{space.name}' still holds {table.replace('_', ' ')}: "
-                        "move them to the shared space or delete them first.",
-                        reason="space_not_empty",
-                    )
+            table = _what_it_holds(conn, space_id)
+            if table is not None:
+                raise InvalidInput(
+                    f"The space '{space.name}' still holds {table.replace('_', ' ')}: "
+                    "move them to the shared space or delete them first.",
+                    reason="space_not_empty",
+                )
             conn.execute("DELETE FROM spaces WHERE id = ?", (space_id,))
         self.events.emit(SpacesChanged("removed", (space_id,)))
 
@@ -424,11 +422,8 @@ class SpaceStore:
         if row is None:
             return None
         space_id = int(row[0])
-        for table in ("memories", "conversations", "documents", "doc_folders", "proposals"):
-            if conn.execute(
-                f"SELECT EXISTS (SELECT 1 FROM {table} WHERE space_id = ?)", (space_id,)
-            ).fetchone()[0]:
-                return None
+        if _what_it_holds(conn, space_id) is not None:
+            return None
         conn.execute("DELETE FROM spaces WHERE id = ?", (space_id,))
         self.db.after_commit(self._gone, [space_id])
         return space_id
@@ -447,6 +442,16 @@ class SpaceStore:
                     f"There is already a space named '{other}': choose another name.",
                     reason="space_name_taken",
                 )
+
+
+def _what_it_holds(conn: Connection, space_id: int) -> str | None:
+    """The first table with something in the space, or None when it holds nothing."""
+    for table in ("memories", "conversations", "documents", "doc_folders", "proposals"):
+        if conn.execute(
+            f"SELECT EXISTS (SELECT 1 FROM {table} WHERE space_id = ?)", (space_id,)
+        ).fetchone()[0]:
+            return table
+    return None
 
 
 def _clean_arrived_name(name: object) -> str:

@@ -111,6 +111,16 @@ class Ranked:
     warnings: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Within:
+    """A scope's part of one tier (core/memory/spaces.py), as queries: the ids it sees
+    (`sql`, with `params`) and those it does not (`outside_sql`, the same params)."""
+
+    sql: str
+    params: tuple[int, ...]
+    outside_sql: str
+
+
 class Pipeline:
     """One tier's search. The steps a tier may change: `bm25_columns` (column weights of
     its full-text table), `needs_vectors` (fetch the candidates' vectors even without a
@@ -142,16 +152,15 @@ class Pipeline:
         return ()
 
     def keyword(
-        self, terms: list[str], limit: int, scope: Scope | None = None
+        self, terms: list[str], limit: int, within: Within | None = None
     ) -> list[tuple[int, float]]:
-        """[(id, bm25)] best first; bm25 is positive, higher is better. Only items the
-        scope sees (core/memory/spaces.py; None: every item)."""
+        """[(id, bm25)] best first; bm25 is positive, higher is better. Only items
+        `within` a scope (`within`; None: every item)."""
         match = textproc.fts_match(terms)
         if not match:
             return []
         fts, columns = self.tier.fts, self.bm25_columns()
-        within = self.within(scope)
-        sql, params = within if within else ("", ())
+        sql, params = (within.sql, within.params) if within else ("", ())
         rows = self.texts.db.query(
             f"SELECT rowid, bm25({fts}{', ?' * len(columns)}) AS s FROM {fts} "
             f"WHERE {fts} MATCH ? {'AND rowid IN (' + sql + ')' if sql else ''} "
@@ -160,37 +169,38 @@ class Pipeline:
         )
         return [(r[0], -r[1]) for r in rows]
 
-    def within(self, scope: Scope | None) -> tuple[str, tuple[int, ...]] | None:
-        """The ids of this tier's items the scope sees, as a query and its parameters;
-        None when it sees them all (no scope, every space, or no space is made)."""
+    def within(self, scope: Scope | None) -> Within | None:
+        """What of this tier a scope sees, as queries (once a search); None when it
+        sees every item (no scope, every space, or no space is made)."""
         if scope is None or scope.every or not self.tier.in_space:
             return None
         if not self.texts.db.query("SELECT EXISTS (SELECT 1 FROM spaces)")[0][0]:
             return None
         condition, params = scope.where(self.tier.space_column)
-        return self.tier.in_space.format(where=condition), params
+        return Within(
+            self.tier.in_space.format(where=condition),
+            params,
+            # an item whose space the condition cannot tell is outside
+            self.tier.in_space.format(where=f"({condition}) IS NOT 1"),
+        )
 
-    def searched(self, scope: Scope | None) -> int | None:
-        """How many items a search in this scope searches, when it is not every item of
-        the tier (None): the relevance rule's bar grows with the items searched (the
-        best of more chance draws reaches further), so a space is judged by its own
-        size, as a profile of that size would be."""
-        within = self.within(scope)
+    def searched(self, within: Within | None) -> int | None:
+        """How many items a search `within` a scope searches (None: every item of the
+        tier): the relevance rule's bar grows with the items searched (the best of more
+        chance draws reaches further), so a space is judged by its own size, as a
+        profile of that size would be."""
         if within is None:
             return None
-        sql, params = within
-        (n,) = self.texts.db.query(f"SELECT count(*) FROM ({sql})", params)[0]
+        (n,) = self.texts.db.query(f"SELECT count(*) FROM ({within.sql})", within.params)[0]
         return min(int(n), self.texts.index.count())
 
-    def outside(self, scope: Scope | None) -> np.ndarray | None:
-        """The ids of this tier's items the scope does not see (for the vector scan);
-        None when it sees them all. An item whose space the condition cannot tell is
-        outside."""
-        if scope is None or self.within(scope) is None:
+    def outside(self, within: Within | None) -> np.ndarray | None:
+        """The ids of this tier's items a search `within` a scope does not see (for the
+        vector scan); None when it sees them all."""
+        if within is None:
             return None
-        condition, params = scope.where(self.tier.space_column)
-        sql = self.tier.in_space.format(where=f"({condition}) IS NOT 1")
-        return np.fromiter((r[0] for r in self.texts.db.query(sql, params)), dtype=np.int64)
+        rows = self.texts.db.query(within.outside_sql, within.params)
+        return np.fromiter((r[0] for r in rows), dtype=np.int64)
 
     def embed(self, texts: Sequence[str], warnings: list[str]) -> np.ndarray | None:
         """The vectors of the query (or its vector query) and its asking parts, in one
@@ -337,8 +347,9 @@ class Pipeline:
         from (its messages do not count as the profile knowing the query's words);
         `scope`: the spaces the reader sees (core/memory/spaces.py; None: every one)."""
         w = self.weights
-        keyword = self.keyword(terms, max(w.pool, k * w.pool_per_k), scope)
-        outside = self.outside(scope)
+        within = self.within(scope)
+        keyword = self.keyword(terms, max(w.pool, k * w.pool_per_k), within)
+        outside = self.outside(within)
         vecs_asked = self.embed([vector_query or query, *(p for p, _ in parts)], warnings)
         qvec = vecs_asked[0] if vecs_asked is not None else None
         part_vecs = list(vecs_asked[1:]) if vecs_asked is not None else []
@@ -378,7 +389,7 @@ class Pipeline:
         judged = [self.measured(q, candidates, vecs, sources, by_keyword) for q in asked]
         _note_source(judged[0], vecs, signals)
         keep, held = self.kept(
-            asked, judged, signals, answering, relevant_only, self.searched(scope)
+            asked, judged, signals, answering, relevant_only, self.searched(within)
         )
         keyword_scores = np.array([by_keyword.get(mid, 0.0) for mid in candidates])
         # each candidate as near as the nearest of the query and its parts
