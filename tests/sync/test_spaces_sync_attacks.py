@@ -76,3 +76,46 @@ def test_the_space_merge_rule_keeps_each_fields_last_change_whichever_computer_s
     older = {**base, "name": "Old name"}  # no "at": every field at its stamp
     out = merge_space(apart, (5, "a"), older, (7, "b"))
     assert (out["name"], out["apart"]) == ("Old name", False)
+
+
+def test_a_forged_space_record_is_cleaned_and_never_trusted_for_more_than_it_says(
+    computers: Computers,
+) -> None:
+    """Anyone who can write the folder (with a key it still holds) can send a space
+    record of any shape: a name of 10,000 characters with control characters, the
+    shared space's own name, an instruction of a megabyte, field stamps that are not
+    stamps, a memory naming a space by something that is not an id. Each is cleaned
+    or ignored; nothing crashes, nothing lands in the shared space."""
+    from desktop_mem.core.memory.spaces import MAX_INSTRUCTION, MAX_NAME, SHARED
+    from desktop_mem.core.sync.applying import Applier
+
+    laptop = computers.first("laptop")
+    applier = Applier(laptop.profile, "0" * 32)
+    forged = [
+        {"k": "space", "u": "a" * 32, "c": 3, "d": "0" * 32,
+         "b": {"name": "\u202eX" * 5000 + "\n", "instruction": "i" * 1_000_000,
+               "apart": "yes", "at": {"name": "soon", "apart": [10**12, 5]}}},
+        {"k": "space", "u": "b" * 32, "c": 4, "d": "0" * 32,
+         "b": {"name": "Shared", "instruction": ["not", "text"], "apart": True, "at": 7}},
+        {"k": "memory", "u": "c" * 32, "c": 5, "d": "0" * 32, "h": [],
+         "b": {"text": "Named by a space that is no id", "kind": "fact", "importance": 0.5,
+               "pinned": False, "source": "user", "created_at": "2026-01-01",
+               "updated_at": "2026-01-01", "space": {"id": 1}}},
+    ]  # fmt: skip
+    with laptop.profile.db.transaction() as conn:
+        applier.apply(conn, forged)
+    spaces = {s.name: s for s in laptop.service.spaces.list()}
+    assert all(len(n) <= MAX_NAME and "\u202e" not in n and "\n" not in n for n in spaces)
+    assert "Shared" not in spaces  # the shared space's name is kept as no name
+    assert all(len(s.instruction) <= MAX_INSTRUCTION for s in spaces.values())
+    # an "apart" that is not false keeps it apart: the side where nothing shared is read
+    assert all(s.apart for s in spaces.values() if s.name.startswith("X"))
+    # the memory naming no real space is in the shared space, as a record without one is
+    assert [m.text for m in laptop.service.memories.list(scope=SHARED)] == [
+        "Named by a space that is no id"
+    ]
+    # a later honest change of the first space still merges (the bad stamps are ignored)
+    with laptop.profile.db.transaction() as conn:
+        applier.apply(conn, [{"k": "space", "u": "a" * 32, "c": 9, "d": "1" * 32,
+                              "b": {"name": "Client", "instruction": "", "apart": True}}])  # fmt: skip
+    assert "Client" in {s.name for s in laptop.service.spaces.list()}

@@ -200,6 +200,12 @@ def strip_controls(text: str) -> str:
 _BIDI_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
 
 
+def shown_as_read(text: str) -> str:
+    """Text without control characters nor the marks that reorder what follows them:
+    what a name or an instruction others wrote shows is what it reads."""
+    return strip_controls(text).translate(_BIDI_CONTROLS)
+
+
 def clean_text(text: str) -> str:
     if not isinstance(text, str):
         raise InvalidInput("A memory must be text.")

@@ -26,7 +26,7 @@ from desktop_mem.core.errors import InvalidInput, NotFound
 from desktop_mem.core.events import Events, SpacesChanged
 from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.memory import care
-from desktop_mem.core.memory.records import now_iso, strip_controls
+from desktop_mem.core.memory.records import now_iso, shown_as_read
 
 if TYPE_CHECKING:
     from desktop_mem.core.db.connection import Connection
@@ -166,7 +166,7 @@ def check_space(conn: Connection, space: int | None) -> None:
 
 
 def clean_name(name: str) -> str:
-    text = re.sub(r"\s+", " ", strip_controls(name)).strip()
+    text = re.sub(r"\s+", " ", shown_as_read(name)).strip()
     if not text:
         raise InvalidInput("A space needs a name.", reason="space_name_empty")
     if len(text) > MAX_NAME:
@@ -183,7 +183,7 @@ def clean_name(name: str) -> str:
 
 
 def clean_instruction(text: str) -> str:
-    text = strip_controls(text).strip()
+    text = shown_as_read(text).strip()
     if len(text) > MAX_INSTRUCTION:
         raise InvalidInput(
             f"A space's instruction is at most {MAX_INSTRUCTION:,} characters; this one "
@@ -351,7 +351,7 @@ class SpaceStore:
             end = tail.format(n)
             text, n = stem[: MAX_NAME - len(end)].rstrip() + end, n + 1
         now = now_iso()
-        body = strip_controls(instruction).translate(_BIDI).strip()
+        body = shown_as_read(instruction).translate(_BIDI).strip()
         if len(body) > MAX_INSTRUCTION:
             body = body[: MAX_INSTRUCTION - 1].rstrip() + "\u2026"
         cur = conn.execute(
@@ -376,7 +376,7 @@ class SpaceStore:
         instruction = body.get("instruction")
         fields = (
             _clean_arrived_name(name),
-            strip_controls(instruction).strip()[:MAX_INSTRUCTION]
+            shown_as_read(instruction).strip()[:MAX_INSTRUCTION]
             if isinstance(instruction, str) else "",
             int(bool(body.get("apart"))),
             str(body.get("created_at") or now_iso()),
@@ -459,7 +459,7 @@ def _clean_arrived_name(name: object) -> str:
     kept as no name: the window says "a space without a name")."""
     if not isinstance(name, str):
         return ""
-    text = re.sub(r"\s+", " ", strip_controls(name)).strip()[:MAX_NAME]
+    text = re.sub(r"\s+", " ", shown_as_read(name)).strip()[:MAX_NAME]
     return "" if text.casefold() in _RESERVED else text
 
 
