@@ -132,7 +132,6 @@ class DocumentsPage(QWidget):
         for w in (self.add_files, self.add_folder, self.reindex, self.move_button, self.remove):
             buttons.addWidget(w)
         buttons.addStretch(1)
-        buttons.addWidget(self.paused)
         layout.addLayout(buttons)
         self.table = QTableWidget(0, 5)
         self.table.setTabKeyNavigation(False)  # Tab moves on; the arrows move in the table
@@ -170,6 +169,9 @@ class DocumentsPage(QWidget):
         self.unwatch.clicked.connect(lambda: self.unwatch_folder())
         watched.addWidget(self.unwatch)
         layout.addLayout(watched)
+        # under the watched folders, whose re-reading it pauses (on the buttons' row it
+        # was cut at 800x600 once a space adds "Move to space")
+        layout.addWidget(self.paused)
         self.empty = QLabel(self.tr("No documents yet: add files or folders, or drop them here."))
         self.empty.setObjectName("empty")  # in place of the empty table and search
         self.empty.setWordWrap(True)

@@ -148,7 +148,7 @@ def test_tab_goes_round_every_page_rail_included(
     check_round(
         rail[0],
         [*rail, p.space_box, p.add_files, p.add_folder, p.reindex, p.move_button, p.remove,
-         p.paused, p.table, p.folders, p.move_folder, p.unwatch, p.search, p.results],
+         p.table, p.folders, p.move_folder, p.unwatch, p.paused, p.search, p.results],
         [p.add_files, p.table, p.search],
     )  # fmt: skip
 
