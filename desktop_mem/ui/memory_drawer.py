@@ -151,7 +151,7 @@ class MemoryDrawer(QWidget):
         until_row.addWidget(self.until)
         until_row.addStretch(1)
         fields.addRow(self.tr("Valid"), until_row)
-        self.always = QCheckBox(self.tr("Give it to the model in every chat"))
+        self.always = QCheckBox(self.tr("Given in every chat"))
         self.always.setToolTip(
             self.tr("What is about your health or safety (an allergy, a medication, a diet, "
                     "an accessibility need) is given in every chat, whatever you ask; "

@@ -71,47 +71,47 @@
 <context>
     <name>DocumentsPage</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="308" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="310" />
         <source>%n document(s) moved to the shared space.</source>
         <translation><numerusform>%n document moved to the shared space.</numerusform><numerusform>%n documents moved to the shared space.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="309" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="311" />
         <source>%n document(s) moved to the space %1.</source>
         <translation><numerusform>%n document moved to the space %1.</numerusform><numerusform>%n documents moved to the space %1.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="353" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="355" />
         <source>%1 (%n document(s))</source>
         <translation><numerusform>%1 (%n document)</numerusform><numerusform>%1 (%n documents)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="445" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="447" />
         <source>%n watched folder(s) could not be read (a drive not connected?): their documents are kept.</source>
         <translation><numerusform>%n watched folder could not be read (a drive not connected?): its documents are kept.</numerusform><numerusform>%n watched folders could not be read (a drive not connected?): their documents are kept.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="454" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="456" />
         <source>%n passage(s) can be found by their words until the embedding model is there.</source>
         <translation><numerusform>%n passage can be found by its words until the embedding model is there.</numerusform><numerusform>%n passages can be found by their words until the embedding model is there.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="504" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="506" />
         <source>No longer watching the folder; its %n document(s) stay.</source>
         <translation><numerusform>No longer watching the folder; its %n document stays.</numerusform><numerusform>No longer watching the folder; its %n documents stay.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="507" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="509" />
         <source>No longer watching the folder; its %n document(s) are removed.</source>
         <translation><numerusform>No longer watching the folder; its %n document is removed.</numerusform><numerusform>No longer watching the folder; its %n documents are removed.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="525" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="527" />
         <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
         <translation><numerusform>Remove %n document and every passage of it from desktop-mem, for good? The file itself is not touched.</numerusform><numerusform>Remove %n documents and every passage of them from desktop-mem, for good? The files themselves are not touched.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="558" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="560" />
         <source>shaped %n answer(s)</source>
         <translation><numerusform>shaped %n answer</numerusform><numerusform>shaped %n answers</numerusform></translation>
     </message>

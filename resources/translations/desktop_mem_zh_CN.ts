@@ -957,7 +957,7 @@
     </message>
     <message>
         <location filename="../../desktop_mem/ui/documents_ui.py" line="104" />
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="141" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="140" />
         <source>Space</source>
         <translation>空间</translation>
     </message>
@@ -983,7 +983,7 @@
     </message>
     <message>
         <location filename="../../desktop_mem/ui/documents_ui.py" line="121" />
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="162" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="161" />
         <source>Move to space</source>
         <translation>移到空间</translation>
     </message>
@@ -998,177 +998,177 @@
         <translation>暂停后台重新读取</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="140" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="139" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="140" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="139" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="140" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="139" />
         <source>Passages</source>
         <translation>片段</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="140" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="139" />
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="155" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="154" />
         <source>Watched folders</source>
         <translation>监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="163" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="162" />
         <source>Move the folder, and every document of it, to another space</source>
         <translation>把这个文件夹及其中的所有文档移到另一个空间</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="169" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="168" />
         <source>Stop watching…</source>
         <translation>停止监视…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="173" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="175" />
         <source>No documents yet: add files or folders, or drop them here.</source>
         <translation>还没有文档：添加文件或文件夹，或拖到这里。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="179" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="181" />
         <source>Search the documents' passages</source>
         <translation>搜索文档片段</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="217" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="219" />
         <source>Added to the space %1</source>
         <translation>添加到空间“%1”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="221" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="223" />
         <source>The space whose documents are listed, and where added ones go (All spaces: the shared space)</source>
         <translation>列出哪个空间的文档，新添加的文档也放在这里（所有空间：放入共享空间）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="308" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="310" />
         <source>%n document(s) moved to the shared space.</source>
         <translation><numerusform>%n 个文档已移到共享空间。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="309" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="311" />
         <source>%n document(s) moved to the space %1.</source>
         <translation><numerusform>%n 个文档已移到空间“%1”。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="337" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="339" />
         <source>%1 (%2 pages)</source>
         <translation>%1（%2 页）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="353" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="355" />
         <source>%1 (%n document(s))</source>
         <translation><numerusform>%1（%n 个文档）</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="361" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="363" />
         <source>none: add a folder to watch it</source>
         <translation>无：添加一个文件夹即可监视它</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="377" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="379" />
         <source>Add documents</source>
         <translation>添加文档</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="379" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="381" />
         <source>Documents (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)</source>
         <translation>文档 (*.md *.markdown *.txt *.pdf *.docx *.html *.htm)</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="385" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="387" />
         <source>Add a folder</source>
         <translation>添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="401" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="403" />
         <source>Documents are being read: wait for it to finish.</source>
         <translation>正在读取文档：请等它完成。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="428" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="430" />
         <source>Reading documents…</source>
         <translation>正在读取文档…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="433" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="435" />
         <source>Documents: %1 added, %2 updated, %3 removed.</source>
         <translation>文档：添加 %1 个，更新 %2 个，移除 %3 个。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="440" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="442" />
         <source>Some files were not added</source>
         <translation>部分文件没有添加</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="445" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="447" />
         <source>%n watched folder(s) could not be read (a drive not connected?): their documents are kept.</source>
         <translation><numerusform>有 %n 个监视的文件夹无法读取（驱动器没有连接？）：其中的文档已保留。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="454" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="456" />
         <source>%n passage(s) can be found by their words until the embedding model is there.</source>
         <translation><numerusform>在嵌入模型就绪之前，%n 个段落只能按字词查找。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="487" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="489" />
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="490" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="492" />
         <source>Stop watching %1? Its files are not touched. Remove its documents from desktop-mem too, or keep them (no longer re-read)?</source>
         <translation>停止监视 %1？其中的文件不会被改动。要同时从 desktop-mem 中移除它的文档，还是保留它们（不再重新读取）？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="494" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="496" />
         <source>Remove them</source>
         <translation>移除它们</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="495" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="497" />
         <source>Keep them</source>
         <translation>保留它们</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="504" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="506" />
         <source>No longer watching the folder; its %n document(s) stay.</source>
         <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档保留。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="507" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="509" />
         <source>No longer watching the folder; its %n document(s) are removed.</source>
         <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档已移除。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="523" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="525" />
         <source>Remove documents</source>
         <translation>移除文档</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="525" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="527" />
         <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
         <translation><numerusform>要从 desktop-mem 中永久移除 %n 个文档及其全部片段吗？文件本身不受影响。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="558" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="560" />
         <source>shaped %n answer(s)</source>
         <translation><numerusform>影响了 %n 个回答</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="563" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="565" />
         <source>No passage is about this.</source>
         <translation>没有与此相关的片段。</translation>
     </message>
@@ -2295,7 +2295,7 @@ A local language model with a long-term memory you can see and control. Your con
     </message>
     <message>
         <location filename="../../desktop_mem/ui/memory_drawer.py" line="154" />
-        <source>Give it to the model in every chat</source>
+        <source>Given in every chat</source>
         <translation>每次对话都提供给模型</translation>
     </message>
     <message>

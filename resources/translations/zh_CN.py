@@ -28,7 +28,7 @@ ZH: dict[str, str | list[str]] = {
     "given only when found": "改为仅在相关时提供",
     "In every chat": "每次对话都提供",
     "Only the memories given to the model in every chat: what is about your health or safety, and what you asked to be always remembered": "只显示每次对话都提供给模型的记忆：与你的健康或安全有关的，以及你要求一直记住的",
-    "Give it to the model in every chat": "每次对话都提供给模型",
+    "Given in every chat": "每次对话都提供给模型",
     "What is about your health or safety (an allergy, a medication, a diet, an accessibility need) is given in every chat, whatever you ask; anything else only when it is relevant.": "与你的健康或安全有关的记忆（过敏、用药、饮食、无障碍需求）无论你问什么，每次对话都会提供给模型；其他记忆只在相关时提供。",
     "Always": "始终提供",
     "Given in every chat: it is about your %1.": "每次对话都会提供：这与你的%1有关。",
