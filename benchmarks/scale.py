@@ -11,6 +11,9 @@ runs in a fresh process, so its peak resident memory is the search's own.
     python benchmarks/scale.py                       # 10k and 100k, 1024 dimensions
     python benchmarks/scale.py --sizes 10000 100000 1000000 --json
     python benchmarks/scale.py --real-embeddings     # recall on real MiniLM vectors (LoCoMo text)
+    python benchmarks/scale.py --sizes 100000 --spaces 10
+        # the same memories spread over 10 spaces: search within one space against
+        # search over all of them (p95 ratio), recall@10 against exact search in the space
     python benchmarks/scale.py --read-path --sizes 10000 --messages 300000
         # the chat's read path (memories and the recall tier) before the first token,
         # and the message index's recall@10 against exact search
@@ -34,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks._common import BENCH_PASSPHRASE, peak_rss_mb, percentile, scratch_home
 from desktop_mem.core.chat.read_path import Budget, ContextBuilder, TokenCounter
 from desktop_mem.core.config import Config
+from desktop_mem.core.memory.spaces import EVERY, Scope
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.models.embed import Embedder
 from desktop_mem.core.profile import Profile
@@ -118,15 +122,30 @@ class Corpus:
         ], self.vectors(rng, count)
 
 
+def _best(
+    sims: np.ndarray, ids: np.ndarray, more: np.ndarray, more_ids: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The best 10 (similarities, ids) of each query among both sets."""
+    both_s = np.hstack([sims, more])
+    both_i = np.hstack([ids, np.broadcast_to(more_ids, more.shape)])
+    top = np.argsort(-both_s, axis=1)[:, :10]
+    return np.take_along_axis(both_s, top, 1), np.take_along_axis(both_i, top, 1)
+
+
 def _unit(x: np.ndarray) -> np.ndarray:
     return x / np.linalg.norm(x, axis=-1, keepdims=True)
 
 
-def build(home: Path, n: int, dim: int, queries: int) -> dict:
+def build(home: Path, n: int, dim: int, queries: int, spaces: int = 0) -> dict:
+    """With `spaces`, memory i goes to space i mod `spaces` (a space says nothing of
+    what its memories are about: the hardest case for a filter) and query j is asked
+    in space j mod `spaces`; its exact top 10 are those of that space."""
     corpus = Corpus(n, dim)
     qtexts, qvecs = corpus.queries(queries)
     best_sims = np.full((queries, 10), -np.inf, dtype=np.float32)
     best_ids = np.zeros((queries, 10), dtype=np.int64)
+    space_sims, space_ids = best_sims.copy(), best_ids.copy()
+    asked_in = np.arange(queries) % spaces if spaces else np.zeros(queries, dtype=np.int64)
     embedder = PrecomputedEmbedder(dim)
     config = Config.resolve(
         home=home, profile="scale", embed_model=MODEL, passphrase=BENCH_PASSPHRASE
@@ -134,20 +153,25 @@ def build(home: Path, n: int, dim: int, queries: int) -> dict:
     insert_s = 0.0
     with Profile.open(config) as prof:
         prof.use_embedder(embedder)
+        made = [prof.spaces.create(f"Space {i + 1}").id for i in range(spaces)]
         for c in range((n + CHUNK - 1) // CHUNK):
             texts, vecs = corpus.chunk(c)
             embedder.table.update(zip(texts, vecs, strict=True))
+            where = (np.arange(len(texts)) + c * CHUNK) % spaces if spaces else None
+            new = [
+                NewMemory(t, space=made[int(where[i])] if where is not None else None)
+                for i, t in enumerate(texts)
+            ]
             t0 = time.perf_counter()
-            mems, warnings = prof.memories.add_many([NewMemory(t) for t in texts])
+            mems, warnings = prof.memories.add_many(new)
             insert_s += time.perf_counter() - t0
             assert not warnings, warnings
             ids = np.array([m.id for m in mems])
             sims = qvecs @ vecs.T
-            both_s = np.hstack([best_sims, sims])
-            both_i = np.hstack([best_ids, np.broadcast_to(ids, sims.shape)])
-            top = np.argsort(-both_s, axis=1)[:, :10]
-            best_sims = np.take_along_axis(both_s, top, 1)
-            best_ids = np.take_along_axis(both_i, top, 1)
+            best_sims, best_ids = _best(best_sims, best_ids, sims, ids)
+            if where is not None:  # a query in a space sees only that space's memories
+                sims[asked_in[:, None] != where[None, :]] = -np.inf
+                space_sims, space_ids = _best(space_sims, space_ids, sims, ids)
             print(
                 f"\r  {n:>9,}: inserted {min((c + 1) * CHUNK, n):,}",
                 end="",
@@ -161,8 +185,11 @@ def build(home: Path, n: int, dim: int, queries: int) -> dict:
     np.save(home / "qvecs.npy", qvecs)
     np.save(home / "truth.npy", best_ids)
     (home / "qtexts.json").write_text(json.dumps(qtexts))
+    np.save(home / "space_truth.npy", space_ids)
+    (home / "spaces.json").write_text(json.dumps([made[int(a)] for a in asked_in] if made else []))
     return {
         "memories": n,
+        "spaces": spaces,
         "dim": dim,
         "insert_per_s": round(n / insert_s),
         "file_mb": round(size / 1e6),
@@ -199,10 +226,15 @@ def search_phase(home: Path, dim: int) -> dict:
         recalls.append(len(set(got) & set(exact.tolist())) / 10)
         embedder.query = q
         t0 = time.perf_counter()
-        search.search(text, k=10)
+        search.search(text, k=10, scope=EVERY)
         hybrid_ms.append((time.perf_counter() - t0) * 1000)
+    scoped = _scoped(
+        search, qvecs, qtexts, np.load(home / "space_truth.npy"),
+        json.loads((home / "spaces.json").read_text()),
+    )  # fmt: skip
     prof.close()
     return {
+        **scoped,
         "open_ms": round(open_ms, 1),
         "cold_first_knn_ms": round(cold_ms, 1),
         "warm_up_ms": round(warm_ms, 1),
@@ -212,6 +244,40 @@ def search_phase(home: Path, dim: int) -> dict:
         "hybrid_p95_ms": round(percentile(hybrid_ms, 95), 2),
         "recall@10": round(float(np.mean(recalls)), 4),
         "peak_rss_mb": round(peak_rss_mb()),
+    }
+
+
+def _scoped(
+    search: HybridSearch,
+    qvecs: np.ndarray,
+    qtexts: list[str],
+    truth: np.ndarray,
+    asked_in: list[int],
+) -> dict:
+    """Each query searched within its space (which sees the shared space, here empty),
+    as the chat's read path does: the whole of a search's scoping is timed (what the
+    space sees, the filter inside the scan, the keyword search kept to the space)."""
+    if not asked_in:
+        return {}
+    embedder = search.texts.embedder
+    assert isinstance(embedder, PrecomputedEmbedder)
+    knn_ms, hybrid_ms, recalls = [], [], []
+    for q, text, exact, space in zip(qvecs, qtexts, truth, asked_in, strict=True):
+        scope = Scope(space)
+        t0 = time.perf_counter()
+        got = [i for i, _ in search.nearest(q, 10, scope)]
+        knn_ms.append((time.perf_counter() - t0) * 1000)
+        recalls.append(len(set(got) & set(exact.tolist())) / 10)
+        embedder.query = q
+        t0 = time.perf_counter()
+        search.search(text, k=10, scope=scope)
+        hybrid_ms.append((time.perf_counter() - t0) * 1000)
+    return {
+        "space_knn_p50_ms": round(percentile(knn_ms, 50), 2),
+        "space_knn_p95_ms": round(percentile(knn_ms, 95), 2),
+        "space_hybrid_p50_ms": round(percentile(hybrid_ms, 50), 2),
+        "space_hybrid_p95_ms": round(percentile(hybrid_ms, 95), 2),
+        "space_recall@10": round(float(np.mean(recalls)), 4),
     }
 
 
@@ -388,6 +454,9 @@ def main() -> None:
     ap.add_argument(
         "--ollama-host", help="for --real-embeddings (default: start the offline MiniLM server)"
     )
+    ap.add_argument(
+        "--spaces", type=int, default=0, help="spread the memories over this many spaces"
+    )
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--search-phase", help=argparse.SUPPRESS)
     ap.add_argument("--read-path", action="store_true", help="memories plus --messages messages")
@@ -419,7 +488,7 @@ def main() -> None:
     results = []
     for n in args.sizes:
         with scratch_home() as home:
-            row = build(home, n, args.dim, args.queries)
+            row = build(home, n, args.dim, args.queries, args.spaces)
             env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
             proc = subprocess.run(
                 [sys.executable, __file__, "--search-phase", str(home), "--dim", str(args.dim)],
@@ -440,6 +509,13 @@ def main() -> None:
         print(f"{r['memories']:>10,} {r['dim']:>5} {r['insert_per_s']:>9,} {r['file_mb']:>8,} "
               f"{r['knn_p50_ms']:>8} {r['knn_p95_ms']:>8} {r['hybrid_p50_ms']:>11} {r['hybrid_p95_ms']:>11} "
               f"{r['recall@10']:>10} {r['peak_rss_mb']:>12}")  # fmt: skip
+    for r in results:
+        if r.get("spaces"):
+            print(f"within one of {r['spaces']} spaces: knn p50 / p95 {r['space_knn_p50_ms']} / "
+                  f"{r['space_knn_p95_ms']} ms ({r['space_knn_p95_ms'] / r['knn_p95_ms']:.2f}x), "
+                  f"hybrid p50 / p95 {r['space_hybrid_p50_ms']} / {r['space_hybrid_p95_ms']} ms "
+                  f"({r['space_hybrid_p95_ms'] / r['hybrid_p95_ms']:.2f}x), "
+                  f"recall@10 {r['space_recall@10']} against exact search in the space")  # fmt: skip
     if "real" in out:
         print("real embeddings:", out["real"])
 

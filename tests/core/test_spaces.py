@@ -4,6 +4,7 @@ memories and, unless it is kept apart, the shared ones: never another space's.""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,8 @@ from desktop_mem.core.memory.memories_file import import_file
 from desktop_mem.core.memory.spaces import EVERY, SHARED, Scope
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
+from desktop_mem.core.search.pipeline import Pipeline, Weights
+from desktop_mem.core.search.relevance import MESSAGE_TIER, PASSAGE_TIER, Tier
 
 # The same names, places and dates in work and family life: what a look-alike search
 # would mix up if the spaces did not keep them apart.
@@ -187,3 +190,61 @@ def test_a_chats_forget_offers_its_own_spaces_first_then_the_others(
     assert in_family[0] == "My sister Priya is getting married in Hangzhou in March"
     assert in_work[0] == "My manager Priya wants the quarterly report by Friday"
     assert set(in_family) == set(in_work)  # every space's, in another order
+
+
+def _nearest(pipeline: Pipeline, vector: object, scope: Scope) -> set[int]:
+    """What a search by meaning alone finds in a scope (the vector scan, no words)."""
+    return {i for i, _ in pipeline.nearest(vector, 20, scope)}  # type: ignore[arg-type]
+
+
+def _tier(store: object, tier: Tier) -> Pipeline:
+    return Pipeline(store, tier, Weights(), store.rule, store.reference)  # type: ignore[arg-type, attr-defined]
+
+
+def test_a_move_reaches_the_codes_the_search_scans(
+    spaced: tuple[Profile, int, int], config: Config, vault: Vault, tmp_path: Path
+) -> None:
+    """The vector codes held in memory carry each item's space, so that a search within
+    a space is filtered inside the scan. A memory, a chat or a document moved to
+    another space is found by meaning in its new space and no longer in the one it
+    left: by this process, and by another that had the codes loaded before the move."""
+    profile, work, family = spaced
+    conversation = profile.conversations.create("Planning", space=work)
+    said = profile.conversations.add_message(conversation.id, "user", WORK[0])
+    profile.conversations.index_missing()
+    notes = tmp_path / "notes.txt"
+    notes.write_text("The Hangzhou office moves to the new building in March.\n")
+    profile.documents.add(notes, space=work)
+    memory = next(m for m in profile.memories.list(scope=EVERY) if m.text == WORK[0])
+    other = Profile.open(config, vault)
+    try:
+        tiers: dict[str, Callable[[Profile], tuple[Pipeline, int]]] = {
+            "memory": lambda p: (p.search, memory.id),
+            "message": lambda p: (_tier(p.conversations, MESSAGE_TIER), said.id),
+            "passage": lambda p: (
+                _tier(p.documents, PASSAGE_TIER),
+                p.db.query("SELECT id FROM doc_chunks")[0][0],
+            ),
+        }
+
+        def where(p: Profile) -> dict[str, tuple[bool, bool]]:
+            out = {}
+            for name, of in tiers.items():
+                pipeline, item = of(p)
+                vector = pipeline.texts.index.vectors([item])[item]
+                out[name] = (
+                    item in _nearest(pipeline, vector, p.spaces.scope(work)),
+                    item in _nearest(pipeline, vector, p.spaces.scope(family)),
+                )
+            return out
+
+        everything_in_work = {name: (True, False) for name in tiers}
+        assert where(profile) == where(other) == everything_in_work  # codes loaded
+        profile.memories.move(memory.id, family)
+        profile.conversations.move(conversation.id, family)
+        profile.documents.move(profile.documents.list(scope=EVERY)[0].id, family)
+        everything_in_family = {name: (False, True) for name in tiers}
+        assert where(profile) == everything_in_family
+        assert where(other) == everything_in_family
+    finally:
+        other.close()

@@ -1043,3 +1043,33 @@ def _spaces(conn: Connection) -> None:
         END;
         """,
     )
+
+
+@migration(25, "the vector codes know each item's space: a move reloads them")
+def _m025(conn: Connection) -> None:
+    run_script(
+        conn,
+        """
+        -- The codes held in memory carry each item's space (core/db/vectors.py), so a
+        -- search within a space is filtered in the scan. An item moved to another space
+        -- (a memory, a chat and its messages, a document and its passages) changes its
+        -- collection's codes generation, so every process reads them again.
+        CREATE TRIGGER codes_space_moved AFTER UPDATE OF space_id ON memories
+            WHEN OLD.space_id IS NOT NEW.space_id BEGIN
+            UPDATE counters SET n = n + 1 WHERE name = 'codes';
+        END;
+        CREATE TRIGGER message_codes_space_moved AFTER UPDATE OF space_id ON conversations
+            WHEN OLD.space_id IS NOT NEW.space_id BEGIN
+            UPDATE counters SET n = n + 1 WHERE name = 'message_codes';
+        END;
+        CREATE TRIGGER message_codes_conversation_moved
+            AFTER UPDATE OF conversation_id ON messages
+            WHEN OLD.conversation_id IS NOT NEW.conversation_id BEGIN
+            UPDATE counters SET n = n + 1 WHERE name = 'message_codes';
+        END;
+        CREATE TRIGGER doc_codes_space_moved AFTER UPDATE OF space_id ON documents
+            WHEN OLD.space_id IS NOT NEW.space_id BEGIN
+            UPDATE counters SET n = n + 1 WHERE name = 'doc_codes';
+        END;
+        """,
+    )

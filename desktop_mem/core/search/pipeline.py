@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from desktop_mem.core import textproc
+from desktop_mem.core.db.vectors import SHARED_KEY
 from desktop_mem.core.errors import ModelServerError
 from desktop_mem.core.memory.spaces import Scope
 from desktop_mem.core.search import asking
@@ -113,12 +114,12 @@ class Ranked:
 
 @dataclass(frozen=True)
 class Within:
-    """A scope's part of one tier (core/memory/spaces.py), as queries: the ids it sees
-    (`sql`, with `params`) and those it does not (`outside_sql`, the same params)."""
+    """What of one tier a scope (core/memory/spaces.py) sees: its items in the spaces
+    whose keys are `seen` (SHARED_KEY: the shared space), as an SQL condition on an
+    item's id (`condition`, with `{id}` to fill in, and `seen` as its parameters)."""
 
-    sql: str
-    params: tuple[int, ...]
-    outside_sql: str
+    seen: tuple[int, ...]
+    condition: str
 
 
 class Pipeline:
@@ -160,11 +161,16 @@ class Pipeline:
         if not match:
             return []
         fts, columns = self.tier.fts, self.bm25_columns()
-        sql, params = (within.sql, within.params) if within else ("", ())
+        # each match's space is looked up by its id (a full-text `rowid IN (...)` would
+        # be one full-text lookup per id the scope sees: seconds at 100k)
+        sql, params = (
+            ("AND " + within.condition.format(id=f"{fts}.rowid"), within.seen)
+            if within
+            else ("", ())
+        )
         rows = self.texts.db.query(
             f"SELECT rowid, bm25({fts}{', ?' * len(columns)}) AS s FROM {fts} "
-            f"WHERE {fts} MATCH ? {'AND rowid IN (' + sql + ')' if sql else ''} "
-            "ORDER BY s LIMIT ?",
+            f"WHERE {fts} MATCH ? {sql} ORDER BY s LIMIT ?",
             (*columns, match, *params, limit),
         )
         return [(r[0], -r[1]) for r in rows]
@@ -172,35 +178,32 @@ class Pipeline:
     def within(self, scope: Scope | None) -> Within | None:
         """What of this tier a scope sees, as queries (once a search); None when it
         sees every item (no scope, every space, or no space is made)."""
-        if scope is None or scope.every or not self.tier.in_space:
+        if scope is None or scope.every or not self.tier.space_of:
             return None
         if not self.texts.db.query("SELECT EXISTS (SELECT 1 FROM spaces)")[0][0]:
             return None
-        condition, params = scope.where(self.tier.space_column)
-        return Within(
-            self.tier.in_space.format(where=condition),
-            params,
-            # an item whose space the condition cannot tell is outside
-            self.tier.in_space.format(where=f"({condition}) IS NOT 1"),
-        )
+        seen = (*([SHARED_KEY] if scope.shared else []), *scope.spaces)
+        # an item whose space cannot be told (NULL) is in none of them
+        marks = ",".join("?" * len(seen))
+        return Within(seen, f"{self.tier.space_of} IN ({marks})" if seen else "0")
 
     def searched(self, within: Within | None) -> int | None:
         """How many items a search `within` a scope searches (None: every item of the
         tier): the relevance rule's bar grows with the items searched (the best of more
         chance draws reaches further), so a space is judged by its own size, as a
-        profile of that size would be."""
+        profile of that size would be. Counted in the vector index's codes, which carry
+        their space (the items without a vector are not searched by meaning)."""
         if within is None:
             return None
-        (n,) = self.texts.db.query(f"SELECT count(*) FROM ({within.sql})", within.params)[0]
-        return min(int(n), self.texts.index.count())
+        return self.texts.index.visible(within.seen)
 
-    def outside(self, within: Within | None) -> np.ndarray | None:
-        """The ids of this tier's items a search `within` a scope does not see (for the
-        vector scan); None when it sees them all."""
-        if within is None:
-            return None
-        rows = self.texts.db.query(within.outside_sql, within.params)
-        return np.fromiter((r[0] for r in rows), dtype=np.int64)
+    def nearest(
+        self, vector: np.ndarray, k: int, scope: Scope | None = None
+    ) -> list[tuple[int, float]]:
+        """The k items nearest the vector that a reader with `scope` sees: [(id,
+        similarity)], best first (the vector half of `find`, alone)."""
+        within = self.within(scope)
+        return self.texts.index.knn(vector, k, within.seen if within else None)
 
     def embed(self, texts: Sequence[str], warnings: list[str]) -> np.ndarray | None:
         """The vectors of the query (or its vector query) and its asking parts, in one
@@ -349,12 +352,12 @@ class Pipeline:
         w = self.weights
         within = self.within(scope)
         keyword = self.keyword(terms, max(w.pool, k * w.pool_per_k), within)
-        outside = self.outside(within)
+        seen = within.seen if within else None
         vecs_asked = self.embed([vector_query or query, *(p for p, _ in parts)], warnings)
         qvec = vecs_asked[0] if vecs_asked is not None else None
         part_vecs = list(vecs_asked[1:]) if vecs_asked is not None else []
         vector = (
-            self.texts.index.knn(qvec, max(w.vector_pool, k * w.vector_pool_per_k), outside)
+            self.texts.index.knn(qvec, max(w.vector_pool, k * w.vector_pool_per_k), seen)
             if qvec is not None
             else []
         )
@@ -372,7 +375,7 @@ class Pipeline:
         for rank, (mid, bm25) in enumerate(keyword, 1):
             signals.setdefault(mid, {})["keyword"] = {"rank": rank, "bm25": round(bm25, 4)}
         for pvec in part_vecs:  # what a part alone comes near is a candidate too
-            for mid, _ in self.texts.index.knn(pvec, w.vector_pool, outside):
+            for mid, _ in self.texts.index.knn(pvec, w.vector_pool, seen):
                 signals.setdefault(mid, {})
         if not signals:
             return None

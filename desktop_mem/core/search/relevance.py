@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from desktop_mem.core import textproc
+from desktop_mem.core.db.vectors import DOCUMENTS, MEMORIES, MESSAGES
 from desktop_mem.core.search.chance import ChanceLevel, small_talk_terms
 from desktop_mem.core.search.phatic import phatic
 from desktop_mem.core.search.words import (
@@ -97,27 +98,22 @@ class Tier:
     # the full-text column of an item's own text, where a rare word of the query counts
     # (RelevanceRule.rare_items); None: not in this tier
     own_words: str | None = None
-    # the ids of this tier's items as a query over their space column, which a scope's
-    # condition (core/memory/spaces.py) fills in: what a reader in a space may see
-    in_space: str = ""
-    space_column: str = "space_id"
+    # an item's space key as an SQL expression of its id (`{id}`; core/db/vectors.py's
+    # Layout.space_of): what a reader in a space may see; "": items have no space
+    space_of: str = ""
 
 
 MEMORY_TIER = Tier(
     "memories_fts", "memories", "text", "coalesce(valid_from, created_at)", own_words="body",
-    in_space="SELECT id FROM memories WHERE {where}",
+    space_of=MEMORIES.space_of,
 )  # fmt: skip
 MESSAGE_TIER = Tier(
     "messages_fts", "messages", "content", "created_at", False, True,
-    in_space="SELECT m.id FROM messages m JOIN conversations c ON c.id = m.conversation_id "
-    "WHERE {where}",
-    space_column="c.space_id",
+    space_of=MESSAGES.space_of,
 )  # fmt: skip
 PASSAGE_TIER = Tier(
     "doc_chunks_fts", "doc_chunks", "text", of_user=False, names_its_subject=True,
-    in_space="SELECT ch.id FROM doc_chunks ch JOIN documents d ON d.id = ch.document_id "
-    "WHERE {where}",
-    space_column="d.space_id",
+    space_of=DOCUMENTS.space_of,
 )  # fmt: skip
 
 
