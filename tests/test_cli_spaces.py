@@ -8,6 +8,8 @@ from pathlib import Path
 
 from tests.conftest import Run
 
+DATA = Path(__file__).resolve().parent / "data" / "imports"
+
 
 def ids(out: str) -> list[str]:
     return [m["text"] for m in json.loads(out)]
@@ -85,3 +87,23 @@ def test_conversations_search_covers_every_space_unless_one_is_named(run: Run) -
     assert code == 0 and "roadmap" in out
     code, out, _ = run("conversations", "search", "roadmap review", "--space", "shared", "--json")
     assert code == 0 and "roadmap" not in out
+
+
+def test_an_import_lands_in_the_space_it_is_given(run: Run, tmp_path: Path) -> None:
+    export = tmp_path / "conversations.json"
+    export.write_text((DATA / "chatgpt_conversations.json").read_text(), encoding="utf-8")
+    assert run("spaces", "add", "Work")[0] == 0
+    code, out, err = run("import", str(export), "--space", "Nowhere")
+    assert code == 1, err  # one sentence, nothing written
+    assert err.strip().splitlines() == [
+        "desktop-mem: There is no space named 'Nowhere': `desktop-mem spaces` lists them."
+    ]
+    code, out, _ = run("conversations", "list", "--json")
+    assert json.loads(out) == []
+    code, out, err = run("import", str(export), "--space", "work", "--no-facts")
+    assert code == 0, err
+    assert "into Work," in out
+    code, out, _ = run("conversations", "list", "--space", "Work", "--json")
+    assert len(json.loads(out)) == 3
+    code, out, _ = run("conversations", "list", "--space", "shared", "--json")
+    assert json.loads(out) == []

@@ -22,6 +22,9 @@ def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) ->
         dest="action", metavar="ACTION", parser_class=parser_class, required=True
     )
     ls = csub.add_parser("list", help="conversations, most recent first")
+    ls.add_argument(
+        "--space", help="those a chat in this space is given ('shared' too); default: all"
+    )
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(func=conversations_list)
     show = csub.add_parser("show", help="the messages of a conversation")
@@ -63,7 +66,7 @@ def _conversation_store(ctx: Context) -> Conversations:
 
 
 def conversations_list(ctx: Context) -> int:
-    convs = _conversation_store(ctx).list()
+    convs = _conversation_store(ctx).list(scope=scope_of(ctx.app, ctx.args.space))
     if ctx.args.json:
         output.print_json([c.to_dict() for c in convs], ctx.out)
         return EXIT_OK

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_mem.cli import output
 from desktop_mem.cli.context import Context
+from desktop_mem.cli.spaces import space_of
 from desktop_mem.core.errors import EXIT_OK, UsageError
 
 if TYPE_CHECKING:
@@ -43,6 +44,11 @@ def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) ->
         "--use-instructions",
         action="store_true",
         help="make the export's custom instructions this profile's instructions",
+    )
+    im.add_argument(
+        "--space",
+        help="the space its conversations and facts go to (default: the shared space); "
+        "a project still gets a space of its own",
     )
     im.add_argument("--json", action="store_true")
     im.set_defaults(func=import_file, opens_profile=True)
@@ -131,6 +137,7 @@ def found_sentence(s: Any) -> str:
 def import_file(ctx: Context) -> int:
     args, out, app = ctx.args, ctx.out, ctx.app
     path = Path(args.file)
+    space = space_of(app, args.space)
     survey = app.imports.survey(path, args.since)
     if args.dry_run:
         if args.json:
@@ -149,17 +156,21 @@ def import_file(ctx: Context) -> int:
         total=survey.conversations + survey.already + survey.empty + survey.projects,
         facts_since=args.facts_since,
         surveyed=survey,
+        space=space,
     )
     if args.use_instructions and survey.instructions:
         app.imports.use_instructions(survey.instructions)
     output.warn(warnings, ctx.err)
     if args.json:
-        output.print_json({"found": survey.to_dict(), "imported": done.to_dict()}, out)
+        output.print_json(
+            {"found": survey.to_dict(), "imported": done.to_dict() | {"space": space}}, out
+        )
         return EXIT_OK
     if done.conversations:
+        into = f" into {app.spaces.get(space).name}" if space is not None else ""
         out.write(
             f"Imported {_plural(done.conversations, 'conversation')} "
-            f"({_plural(done.messages, 'message')}), each dated as it was written.\n"
+            f"({_plural(done.messages, 'message')}){into}, each dated as it was written.\n"
         )
     elif done.already:
         out.write("No new conversations: those in the file were imported before.\n")

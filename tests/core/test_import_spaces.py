@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from desktop_mem.core.errors import NotFound
 from desktop_mem.core.memory.spaces import EVERY, MAX_NAME, only
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.service import Service
@@ -115,6 +116,46 @@ def test_a_project_kept_apart_keeps_even_what_applies_everywhere(
     where = {p.text: p.space for p in app.imports.proposals()}
     assert where["Is allergic to peanuts"] == travel
     assert where["Has a daughter called Xiaoyu"] == travel
+
+
+def test_an_import_into_a_space_keeps_its_projects_apart_and_what_applies_everywhere_shared(
+    app: Service, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    """`import --space Work`: what is in no project goes to Work, and what is found in
+    it is proposed for Work, but a project still gets a space of its own, and health
+    and who the person is are still proposed for the shared space."""
+    work = app.spaces.create("Work").id
+    convs = json.loads((DATA / "chatgpt_conversations.json").read_text())
+    convs[2]["conversation_template_id"] = TRAVEL  # 周末去杭州: a project
+    export = tmp_path / "conversations.json"
+    export.write_text(json.dumps(convs), encoding="utf-8")
+    done, _ = app.imports.run(export, space=work)
+    assert (done.conversations, done.spaces) == (3, 1)
+    travel = app.spaces.find("ChatGPT project 1").id
+    assert {c.title: c.space for c in app.conversations.list()} == {
+        "Sourdough starter schedule": work,
+        "Half marathon training plan": work,
+        "周末去杭州": travel,
+    }
+    fake_ollama.json_responder = _finds
+    app.imports.propose_facts()
+    assert {p.text: p.space for p in app.imports.proposals()} == {
+        "I'm a nurse in Leeds who bakes at weekends.": None,
+        "Has a sourdough starter called Bubbles": work,
+        "Is allergic to peanuts": None,
+        "Has a daughter called Xiaoyu": None,
+    }
+
+
+def test_an_import_into_a_space_that_is_not_there_writes_nothing(
+    app: Service, tmp_path: Path
+) -> None:
+    export = tmp_path / "conversations.json"
+    export.write_text((DATA / "chatgpt_conversations.json").read_text(), encoding="utf-8")
+    with pytest.raises(NotFound):
+        app.imports.run(export, space=404)
+    assert not app.conversations.list()
+    assert not app.imports.proposals()
 
 
 def _claude_zip(path: Path, projects: list[dict[str, Any]], links: dict[int, Any]) -> Path:

@@ -148,6 +148,7 @@ class Importer:
         self.proposals = proposals  # where what is found waits for review
         self.spaces = spaces or SpaceStore(db, proposals.events)  # a project's space
         self._placed: dict[str, int | None] = {}  # this import's projects: their spaces
+        self._into: int | None = None  # this import's space for what is in no project
         self._reading = threading.Lock()  # one pass reads at a time: none reads twice
 
     # -- looking before writing ------------------------------------------------------------
@@ -212,12 +213,16 @@ class Importer:
         total: int | None = None,
         facts_since: str | None = None,
         surveyed: Survey | None = None,
+        into: int | None = None,
     ) -> Imported:
         """Store the file's conversations (each once) and propose its memories, and the
         facts of what the person told the assistant about themselves. `since` (an ISO
         date): only conversations active since then; `facts_since`: only the user's
         messages since then wait to be read for facts. `progress(done, total)` counts
-        conversations; `total` is the survey's count when known.
+        conversations; `total` is the survey's count when known. `into`: the space what
+        is in no project goes to (None: the shared space); a project still gets a space
+        of its own, and what applies everywhere is still proposed for the shared space
+        (unless `into` is kept apart).
 
         The file is read whole before anything is written (ImportRejected, and nothing
         stored, when it cannot be), unless `surveyed` read these very files."""
@@ -227,7 +232,9 @@ class Importer:
             for _ in export.conversations():
                 pass
         out = Imported(export.label)
-        self._placed = {}
+        if into is not None:
+            self.spaces.get(into)  # NotFound: one sentence, before anything is written
+        self._placed, self._into = {}, into
         out.proposed = self.propose_memories(export)
         batch: list[ForeignConversation] = []
         for seen, conv in enumerate(export.conversations(), 1):
@@ -250,7 +257,7 @@ class Importer:
         if export.about:  # known once the conversations are read
             out.proposed += self.propose_memories(export, export.about)
         out.skipped = export.skipped
-        out.spaces = sum(1 for s in self._placed.values() if s is not None)
+        out.spaces = len({s for s in self._placed.values() if s is not None and s != into})
         out.to_read = self.to_read()
         return out
 
@@ -309,15 +316,15 @@ class Importer:
                 out.conversation_ids.append(cid)
 
     def _space(self, conn: Connection, export: Export | None, key: str | None) -> int | None:
-        """The space a project of the export is imported into (None: not in a project,
-        or past MAX_SPACES: the shared space); made the first time, inside the caller's
-        transaction."""
+        """The space a project of the export is imported into (not in a project, or past
+        MAX_SPACES: the import's own, `run`'s `into`); made the first time, inside the
+        caller's transaction."""
         if key is None or export is None:
-            return None
+            return self._into
         if key not in self._placed:
             project = export.spaces.get(key)
             if project is None or len(self._placed) >= MAX_SPACES:
-                self._placed[key] = None
+                self._placed[key] = self._into
             else:
                 self._placed[key] = self.spaces.for_import(
                     conn, project.origin, project.key, project.name, project.instruction,
@@ -331,14 +338,19 @@ class Importer:
     ) -> int:
         """Propose a memories file's memories (each once; those the profile holds are
         marked as duplicates), or the facts of `about`; a project's memories for its
-        space (except what applies everywhere: `learned_in`)."""
+        space (except what applies everywhere: `learned_in`). What the person told the
+        assistant about themselves (`about`: the account's "about me") applies
+        everywhere: the shared space, unless the import's space is kept apart."""
         added = 0
         with self.db.transaction() as conn:  # announced once, after the commit
             for m in export.memories if about is None else about:
-                space = self._space(conn, export, m.space)
+                scope = self.proposals.scope(self._space(conn, export, m.space))
+                space = learned_in(m.text, scope)
+                if about is not None and scope.shared:
+                    space = None
                 added += self.proposals.add(
                     export.kind, m.text, m.kind, said_at=_stamp(m.created_at), importance=0.6,
-                    weigh=True, space=learned_in(m.text, self.proposals.scope(space)),
+                    weigh=True, space=space,
                 )  # fmt: skip
         return added
 

@@ -53,6 +53,7 @@ class Imports:
         total: int | None = None,
         facts_since: str | None = None,
         surveyed: Survey | None = None,
+        space: int | None = None,
     ) -> tuple[Imported, builtins.list[str]]:
         """Import the file's conversations (those already here are not added again) and
         propose its memories; then embed the new messages for search. With `propose`,
@@ -60,12 +61,14 @@ class Imports:
         only those since `facts_since`, "only the last year").
         A file that cannot be read whole is refused (ImportRejected) before anything is
         written; `surveyed`, the survey of these very files, spares reading them twice.
+        `space`: where what is in no project of the export goes (None: the shared space;
+        a project gets a space of its own all the same).
         Returns what was imported and warnings (the model server away: the messages are
         found by their words now, and embedded later)."""
         with acting(IMPORT):  # what it writes is announced as the import's
             done = self.importer.run(
                 Path(path), propose, since_date(since), progress, should_stop, total,
-                since_date(facts_since), surveyed,
+                since_date(facts_since), surveyed, space,
             )  # fmt: skip
             warnings: list[str] = []
             if done.message_ids:
