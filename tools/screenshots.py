@@ -598,8 +598,26 @@ def _spaces_matrix(out: Path, profile: Any, home: Path, pump: Any) -> None:
             page._ask_contents(work)
             page.stop()
             page.deleteLater()
+            _import_in_space(out, suffix[0], window, work.id, pump)
     install_language(app, "en")
     theme.apply("light")
+
+
+def _import_in_space(out: Path, suffix: str, window: Any, space: int, pump: Any) -> None:
+    """The import's question in a space: where the conversations and a project go."""
+    import json
+    import tempfile
+
+    convs = json.loads((ROOT / "tests" / "data" / "imports" / "chatgpt_conversations.json")
+                       .read_text("utf-8"))  # fmt: skip
+    convs[2]["conversation_template_id"] = "g-p-67a1b2c3d4e5f60718293a4b5c6d7e8f"
+    window.context.space.choose(space)
+    with tempfile.TemporaryDirectory() as tmp:
+        export = Path(tmp) / "conversations.json"
+        export.write_text(json.dumps(convs), "utf-8")
+        window.imports.confirm(export, window.context.app.imports.survey(export))
+        _save(out, "dialog-import-space" + suffix, window.imports.box, pump)
+        window.imports.box.close()
 
 
 def _refused(page: Any, name: str) -> str:

@@ -236,12 +236,14 @@ class ImportController(QObject):
         if survey.instructions:
             use = QCheckBox(self.tr("Use its custom instructions in this profile"))
             box.setCheckBox(use)
+        space = self.ctx.space.for_new()
         box.setInformativeText(
             self.tr(
                 "Conversations become searchable history, dated as they were written. Facts "
                 "about you found in them are proposed for you to review; none is used before "
                 "you accept it."
             )
+            + self.where_text(space, survey)
         )
         go = box.addButton(self.tr("Import"), QMessageBox.ButtonRole.AcceptRole)
         box.addButton(QMessageBox.StandardButton.Cancel)
@@ -251,21 +253,38 @@ class ImportController(QObject):
 
         def answered() -> None:
             if box.clickedButton() is go:
-                self.run(path, survey, bool(use and use.isChecked()))
+                self.run(path, survey, bool(use and use.isChecked()), space)
 
         box.finished.connect(answered)
         box.open()
         self.box = box
 
-    def run(self, path: Path, survey: Any, use_instructions: bool) -> None:
+    def where_text(self, space: int | None, survey: Any) -> str:
+        """Where the import puts things, once the profile has spaces: the space the
+        window is in (where a new chat starts), a project's own space for a project."""
+        spaces = {s.id: s.name for s in self.app.spaces.list()}
+        if not spaces:
+            return ""
+        if space in spaces:
+            where = self.tr("They go to %1, the space you are in.").replace("%1", spaces[space])
+        else:
+            where = self.tr("They go to the shared space.")
+        if survey.spaces:
+            where += "\n" + self.tr(
+                "Each of its %n project(s) goes to a space of its own.", "", survey.spaces
+            )
+        return "\n\n" + where
+
+    def run(self, path: Path, survey: Any, use_instructions: bool, space: int | None) -> None:
         self.stop.clear()
         total = survey.conversations + survey.already + survey.empty + survey.projects
         what = self.tr("Importing conversations…")
 
         def work(report: Any) -> Any:
             done = self.app.imports.run(
-                path, progress=report, should_stop=self.stop.is_set, total=total, surveyed=survey
-            )
+                path, progress=report, should_stop=self.stop.is_set, total=total,
+                surveyed=survey, space=space,
+            )  # fmt: skip
             if use_instructions and survey.instructions:
                 self.app.imports.use_instructions(survey.instructions)
             return done

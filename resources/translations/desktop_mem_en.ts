@@ -195,17 +195,22 @@
         <translation><numerusform>%n entry in a form this app does not know: skipped</numerusform><numerusform>%n entries in a form this app does not know: skipped</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="285" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="274" />
+        <source>Each of its %n project(s) goes to a space of its own.</source>
+        <translation><numerusform>Its project goes to a space of its own.</numerusform><numerusform>Each of its %n projects goes to a space of its own.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="304" />
         <source>Imported %n conversation(s)</source>
         <translation><numerusform>Imported %n conversation</numerusform><numerusform>Imported %n conversations</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="286" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="305" />
         <source>%n message(s).</source>
         <translation><numerusform>%n message.</numerusform><numerusform>%n messages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="331" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="350" />
         <source>%n fact(s) found in your imported conversations:</source>
         <translation><numerusform>%n fact found in your imported conversations:</numerusform><numerusform>%n facts found in your imported conversations:</numerusform></translation>
     </message>

@@ -1407,7 +1407,7 @@
     <message>
         <location filename="../../desktop_mem/ui/import_dialog.py" line="183" />
         <location filename="../../desktop_mem/ui/import_dialog.py" line="231" />
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="246" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="248" />
         <source>Import</source>
         <translation>导入</translation>
     </message>
@@ -1512,42 +1512,57 @@
         <translation>在此配置中使用其中的自定义指令</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="241" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="242" />
         <source>Conversations become searchable history, dated as they were written. Facts about you found in them are proposed for you to review; none is used before you accept it.</source>
         <translation>对话会成为可搜索的历史记录，保留原来的日期。从中发现的关于你的事实会交给你审阅；你接受之前，一条都不会被使用。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="263" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="269" />
+        <source>They go to %1, the space you are in.</source>
+        <translation>它们会放进你所在的空间“%1”。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="271" />
+        <source>They go to the shared space.</source>
+        <translation>它们会放进共享空间。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="274" />
+        <source>Each of its %n project(s) goes to a space of its own.</source>
+        <translation><numerusform>每个项目（共 %n 个）各放进一个单独的空间。</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="281" />
         <source>Importing conversations…</source>
         <translation>正在导入对话…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="285" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="304" />
         <source>Imported %n conversation(s)</source>
         <translation><numerusform>已导入 %n 个对话</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="286" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="305" />
         <source>%n message(s).</source>
         <translation><numerusform>%n 条消息。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="288" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="307" />
         <source>They are found by their words until the model server answers.</source>
         <translation>在模型服务器恢复之前，只能按字词找到它们。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="305" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="324" />
         <source>Finding facts in your imported messages…</source>
         <translation>正在从你导入的消息中找出事实…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="331" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="350" />
         <source>%n fact(s) found in your imported conversations:</source>
         <translation><numerusform>在你导入的对话中发现了 %n 条事实：</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/import_dialog.py" line="334" />
+        <location filename="../../desktop_mem/ui/import_dialog.py" line="353" />
         <source>Review</source>
         <translation>审阅</translation>
     </message>

@@ -177,6 +177,10 @@ EN: dict[str, tuple[str, str]] = {
         "%n entries in a form this app does not know: skipped",
     ),
     "Imported %n conversation(s)": ("Imported %n conversation", "Imported %n conversations"),
+    "Each of its %n project(s) goes to a space of its own.": (
+        "Its project goes to a space of its own.",
+        "Each of its %n projects goes to a space of its own.",
+    ),
     "%n message(s).": ("%n message.", "%n messages."),
     "%n fact(s) about you found in your imported history.": (
         "%n fact about you found in your imported history.",

@@ -296,3 +296,31 @@ def test_the_review_says_which_fact_replaces_which(
     qtbot.waitUntil(lambda: not review.proposals, timeout=10000)
     current = [m.text for m in app.memories.store.list(include_expired=False)]
     assert current == ["Lives in Lisbon"]
+
+
+def test_an_import_goes_to_the_space_the_window_is_in(
+    qtbot: Any, window: MainWindow, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    """As a new chat does: the confirmation says where the conversations go, a
+    project to a space of its own, and they go there."""
+    app = window.context.app
+    fake_ollama.json_responder = lambda body: {"memories": []}
+    work = app.spaces.create("Work").id
+    window.context.space.choose(work)
+    convs = json.loads((DATA / "chatgpt_conversations.json").read_text())
+    convs[2]["conversation_template_id"] = "g-p-67a1b2c3d4e5f60718293a4b5c6d7e8f"
+    export = tmp_path / "conversations.json"
+    export.write_text(json.dumps(convs), encoding="utf-8")
+    window.imports.choose(str(export))
+    box = confirm_box(qtbot, window)
+    assert box.informativeText().endswith(
+        "\n\nThey go to Work, the space you are in.\nIts project goes to a space of its own."
+    )
+    next(b for b in box.buttons() if b.text() == "Import").click()
+    qtbot.waitUntil(lambda: len(app.conversations.list()) == 3, timeout=10000)
+    qtbot.waitUntil(lambda: not window.imports.reading, timeout=10000)
+    project = app.spaces.find("ChatGPT project 1").id
+    assert sorted(c.space for c in app.conversations.list()) == sorted([work, work, project])
+    if window.imports.review is not None:
+        window.imports.review.close()
+    idle(qtbot, window)
