@@ -248,3 +248,21 @@ def test_a_move_reaches_the_codes_the_search_scans(
         assert where(other) == everything_in_family
     finally:
         other.close()
+
+
+def test_a_scope_that_sees_nothing_finds_nothing_even_before_any_space_is_made(
+    profile: Profile,
+) -> None:
+    """An app given no space at all (the shared one taken from it) reads nothing, also
+    while the profile has no space yet, when every item is shared: the shortcut "no
+    space made, so nothing to filter" holds only for a reader of the shared space."""
+    profile.memories.add(NewMemory("I am allergic to peanuts"))
+    conversation = profile.conversations.create("Lunch")
+    said = profile.conversations.add_message(conversation.id, "user", "No peanuts for me")
+    profile.conversations.index_missing()
+    nothing = Scope(None, shared=False)
+    messages = _tier(profile.conversations, MESSAGE_TIER)
+    vector = messages.texts.index.vectors([said.id])[said.id]
+    assert said.id in _nearest(messages, vector, SHARED)
+    assert not _nearest(messages, vector, nothing)
+    assert not found(profile, "peanuts", nothing)

@@ -177,11 +177,15 @@ class Pipeline:
 
     def within(self, scope: Scope | None) -> Within | None:
         """What of this tier a scope sees, as queries (once a search); None when it
-        sees every item (no scope, every space, or no space is made)."""
+        sees every item (no scope, every space, or no space is made and it sees the
+        shared space)."""
         if scope is None or scope.every or not self.tier.space_of:
             return None
-        if not self.texts.db.query("SELECT EXISTS (SELECT 1 FROM spaces)")[0][0]:
-            return None
+        if (
+            scope.sees_shared
+            and not self.texts.db.query("SELECT EXISTS (SELECT 1 FROM spaces)")[0][0]
+        ):
+            return None  # no space is made: everything is shared, and it sees that
         seen = (*([SHARED_KEY] if scope.shared else []), *scope.spaces)
         # an item whose space cannot be told (NULL) is in none of them
         marks = ",".join("?" * len(seen))
