@@ -52,6 +52,7 @@ from desktop_mem.core.keys.vault import KeyringAccess, Vault
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.service import Service
 from desktop_mem.core.sync import files, frame, pairing, reading
+from desktop_mem.core.sync.state import Pass
 from desktop_mem.core.sync.syncer import Syncer
 from tests.fakes.keyrings import MemoryKeyring
 from tests.fakes.ollama_server import FakeOllama
@@ -69,6 +70,7 @@ DAMAGE = float(os.environ.get("DESKTOP_MEM_FUZZ_DAMAGE", "1"))
 # of the operations, the share where a computer's data folder is copied (a cloned disk)
 CLONE = float(os.environ.get("DESKTOP_MEM_FUZZ_CLONE", "0.0007"))
 CLONES = 2  # at most, a run
+MIN_ROUNDS = 6  # of passes with everything delivered, at the end, before states compare
 # how long a file that does not open is waited for before a reader says it is stuck:
 # short here (the fuzz runs for minutes), so that answer is exercised too
 PATIENCE_S = float(os.environ.get("DESKTOP_MEM_FUZZ_PATIENCE", "2"))
@@ -411,11 +413,12 @@ class Fuzz:
         self.clones.append(f"{box.name}->{name}")
         self.settled_at = self.n + 300
 
-    def run(self, box: Box, compact: bool | None = None, rejoin: float = 0.5) -> None:
-        """A pass on `box`. One taken out of the sync learns so here; it joins again now
-        (with chance `rejoin`) or at a later pass, and is used meanwhile."""
+    def run(self, box: Box, compact: bool | None = None, rejoin: float = 0.5) -> Pass | None:
+        """A pass on `box`: what it did, or None when it was out. One taken out of the
+        sync learns so here; it joins again now (with chance `rejoin`) or at a later
+        pass, and is used meanwhile."""
         try:
-            box.syncer.run(compact=compact)
+            return box.syncer.run(compact=compact)
         except SyncError as exc:
             # out; or waiting to be let in with a code that was used by another, expired,
             # or shown by a computer removed before it let this one in
@@ -430,6 +433,7 @@ class Fuzz:
                 self.removals["left out"] += 1
             if self.rng.random() < rejoin:
                 self.rejoin(box)
+            return None
 
     def rejoin(self, box: Box) -> None:
         helpers = [b for b in self.boxes if b not in self.out]
@@ -563,20 +567,59 @@ class Fuzz:
         self.engine.step(deliveries=self.rng.randrange(1, 12))
 
     def converge(self) -> list[Any]:
-        for _ in range(6):
+        """Passes with everything delivered until every computer holds the same and
+        none is waiting for a file: at least MIN_ROUNDS, then on while a pass says it
+        waits. A file spoiled on the way (believed whole by the engine) is waited for
+        PATIENCE_S of the wall clock before its writer is asked for a fresh copy, so how
+        many rounds that takes depends on the machine's speed: the rounds go on while
+        some computer says it is waiting, not for a number guessed beforehand."""
+        rounds = still = 0
+        while True:
             self.engine.settle()
+            waiting = False
             for box in self.boxes:
-                self.run(box, compact=True, rejoin=1.0)
+                done = self.run(box, compact=True, rejoin=1.0)
+                waiting |= done is None or bool(done.waiting)
                 if box in self.out and not box.syncer.removed_here:
                     # its pass went through with everything delivered: it is in (a code
                     # that had expired let it in after all)
                     self.out.remove(box)
                     self.removals["in after all"] += 1
+            rounds += 1
+            states = [box.state() for box in self.boxes]
+            same = all(state == states[0] for state in states)
+            still = 0 if waiting else still + 1
+            # done once it is the same everywhere with nobody waiting; not converging
+            # when MIN_ROUNDS rounds in a row wait for nothing and it is not the same
+            if rounds >= MIN_ROUNDS and (still >= MIN_ROUNDS or (same and not waiting)):
+                break
+            assert rounds < 100, "a computer says it is waiting, round after round"
         self.engine.settle()
         for box in self.boxes:
             box.syncer.run()
         assert not self.out, "every computer taken out joined again"
+        print(f"converged in {rounds} rounds", file=sys.stderr)
         return [box.state() for box in self.boxes]
+
+
+def _explain(boxes: list[Box], states: list[Any]) -> None:
+    """What differs between the computers' states, item by item (printed for a failure)."""
+    for part in ("memories", "conversations"):
+        uids = set().union(*(st[part] for st in states))
+        for uid in sorted(uids):
+            seen = [st[part].get(uid) for st in states]
+            if all(v == seen[0] for v in seen):
+                continue
+            print(f"DIFF {part} {uid}", file=sys.stderr)
+            for box, v in zip(boxes, seen, strict=True):
+                if v is None:
+                    print(f"  {box.name} ({box.syncer.device}): missing", file=sys.stderr)
+                elif part == "conversations":
+                    print(f"  {box.name} ({box.syncer.device}): {v[0]!r} "
+                          f"{len(v[1])} messages {[m[0][:6] for m in v[1]]}", file=sys.stderr)  # fmt: skip
+                else:
+                    print(f"  {box.name} ({box.syncer.device}): {v[:4]} "
+                          f"{len(v[4])} versions", file=sys.stderr)  # fmt: skip
 
 
 @pytest.mark.timeout(1800)
@@ -610,6 +653,8 @@ def test_computers_converge_and_lose_nothing(
                 fuzz.sync_some()
         states = fuzz.converge()
         for state in states[1:]:
+            if state != states[0]:
+                _explain(boxes, states)
             assert state == states[0]
         mems = states[0]["memories"]
         # nothing applied twice: no text made once is on two memories
