@@ -1073,3 +1073,53 @@ def test_what_the_thief_wrote_does_not_stay_when_it_takes_out_the_one_that_remov
     for c in (laptop, desktop, tablet):
         assert stolen.syncer.device in c.syncer.chain().removed, c.name
         assert "Written by the thief after the removal" not in c.texts(), c.name
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="open: the undo re-reads the computers still in, whose files hold what each "
+    "wrote or carries; a record of the computer's own that the thief's change overwrote "
+    "or deleted is in no file, and no computer sends it back. The fix needs a way to ask "
+    "for its own records back (its status asks; each computer sends what it holds "
+    "stamped with its id in its next change file).",
+)
+def test_what_the_thief_deleted_of_the_computers_own_comes_back_to_it_too(
+    computers: Computers,
+) -> None:
+    """Found by the fuzz (three computers, seeds 4207, 4208 and 4210): as above, but
+    what the thief deleted and edited while its removal was hidden was the desktop's
+    own: its memory, its edit, and the messages of its chat. When the removal reaches
+    the desktop, the thief's changes are undone and every computer still in is read
+    again, so that what they overwrote comes back "from whoever wrote it"; but the
+    desktop wrote it, and no computer sends the desktop its own records back. The
+    laptop, which never took the thief's changes, keeps them: the two differ for good."""
+    laptop, desktop, stolen = _three(computers)
+    desktop.service.memories.add(NewMemory("My sister lives in Porto"))
+    mine = desktop.service.memories.add(NewMemory("My passport number ends in 417")).memory
+    desktop.service.memories.edit(mine.id, text="My passport number ends in 418")
+    chat = desktop.service.profile.conversations.create("Packing")
+    desktop.service.profile.conversations.add_message(chat.id, "user", "Pack the blue coat")
+    for c in (desktop, laptop, stolen, desktop):
+        c.sync()
+    on_stolen = {m.text: m.id for m in stolen.service.memories.list()}
+    laptop.syncer.remove(stolen.syncer.device)
+    layout = laptop.syncer.layout()
+    removal = laptop.syncer.chain().current
+    path = layout.keys / files.key_name(removal.number, removal.writer)
+    saved = path.read_bytes()
+    path.unlink()
+    stolen.service.memories.delete([on_stolen["My sister lives in Porto"]])
+    stolen.service.memories.edit(on_stolen["My passport number ends in 418"], text="ends in 999")
+    stolen_chat = stolen.service.profile.conversations.list()[0]
+    stolen.service.conversations.delete(stolen_chat.id)
+    stolen.sync()
+    desktop.sync(compact=True)
+    assert "My sister lives in Porto" not in desktop.texts()  # taken in, the removal hidden
+    path.write_bytes(saved)
+    for _ in range(3):
+        for c in (laptop, desktop):
+            c.sync()
+    assert sorted(desktop.texts()) == sorted(laptop.texts())
+    assert "My sister lives in Porto" in desktop.texts()
+    assert "My passport number ends in 418" in desktop.texts()
+    assert [c.title for c in desktop.service.profile.conversations.list()] == ["Packing"]
