@@ -1075,14 +1075,6 @@ def test_what_the_thief_wrote_does_not_stay_when_it_takes_out_the_one_that_remov
         assert "Written by the thief after the removal" not in c.texts(), c.name
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open: the undo re-reads the computers still in, whose files hold what each "
-    "wrote or carries; a record of the computer's own that the thief's change overwrote "
-    "or deleted is in no file, and no computer sends it back. The fix needs a way to ask "
-    "for its own records back (its status asks; each computer sends what it holds "
-    "stamped with its id in its next change file).",
-)
 def test_what_the_thief_deleted_of_the_computers_own_comes_back_to_it_too(
     computers: Computers,
 ) -> None:
@@ -1092,7 +1084,8 @@ def test_what_the_thief_deleted_of_the_computers_own_comes_back_to_it_too(
     the desktop, the thief's changes are undone and every computer still in is read
     again, so that what they overwrote comes back "from whoever wrote it"; but the
     desktop wrote it, and no computer sends the desktop its own records back. The
-    laptop, which never took the thief's changes, keeps them: the two differ for good."""
+    laptop, which never took the thief's changes, kept them: the two differed for good.
+    Now the desktop's status asks the others to send back what they hold of its own."""
     laptop, desktop, stolen = _three(computers)
     desktop.service.memories.add(NewMemory("My sister lives in Porto"))
     mine = desktop.service.memories.add(NewMemory("My passport number ends in 417")).memory
@@ -1116,9 +1109,9 @@ def test_what_the_thief_deleted_of_the_computers_own_comes_back_to_it_too(
     desktop.sync(compact=True)
     assert "My sister lives in Porto" not in desktop.texts()  # taken in, the removal hidden
     path.write_bytes(saved)
-    for _ in range(3):
-        for c in (laptop, desktop):
-            c.sync()
+    for _ in range(3):  # the laptop compacting at once: its snapshot gives them back too
+        laptop.sync(compact=True)
+        desktop.sync()
     assert sorted(desktop.texts()) == sorted(laptop.texts())
     assert "My sister lives in Porto" in desktop.texts()
     assert "My passport number ends in 418" in desktop.texts()

@@ -295,6 +295,12 @@ class Incoming:
             log.info("sync: %s cannot go on past %s: a fresh snapshot answers",
                      self.peer_name(device), at["file"])  # fmt: skip
             self.outgoing.asked = True
+        back = status.get("give_back")
+        if type(back) is int and back > 0:  # it asks for its own records back
+            self.outgoing.give_back(device, back)
+        applied = status.get("applied")
+        if isinstance(applied, dict):
+            self.outgoing.given(device, applied.get(me))
 
     def peer_name(self, device: str) -> str:
         row = self.db.query("SELECT name FROM sync_peers WHERE device = ?", (device,))

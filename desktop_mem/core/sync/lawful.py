@@ -20,7 +20,10 @@ those files hold, and nothing else:
   dropped undoes itself: the record comes back), through the stores, securely as any
   delete; and then reads every computer still in again from its first file (an
   idempotent merge), so that what those records had overwritten or deleted comes back
-  from whoever wrote it.
+  from whoever wrote it. What they overwrote or deleted of its own is in no file (each
+  holds what its writer wrote or carries): its status asks the others to give it back,
+  and each sends what it holds stamped with this computer's id in its next change
+  file (core/sync/outgoing.py, give_back).
 
 What a removed computer wrote after the carrier last read it is lost with it, even when
 it was honest (a laptop that wrote just before it was removed elsewhere): the others
@@ -248,7 +251,11 @@ class Lawful:
                     reading.drop(str(peer))
                 conn.execute("UPDATE sync_peers SET applied = 0 WHERE removed = 0")
                 reading.save(conn)
-                self.state.set(conn, {"partial": None})
+                # but what they overwrote or deleted of this computer's own is in no
+                # file (each holds what its writer wrote or carries): its status asks
+                # every computer still in to send back what it holds stamped with its id
+                asked = self.state.int("give_back") + 1
+                self.state.set(conn, {"partial": None, "give_back": str(asked)})
             self.state.set(conn, {"screened": json.dumps(done, sort_keys=True)})
         if dropped:
             log.info(

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime
 
 from desktop_mem.core.db.connection import Connection
-from desktop_mem.core.sync import crypto, files, frame
+from desktop_mem.core.sync import capture, crypto, files, frame
 from desktop_mem.core.sync.keys import KeyChain
 from desktop_mem.core.sync.own import Ledger
 from desktop_mem.core.sync.reading import Reading
@@ -62,6 +62,7 @@ class Outgoing:
         between stamping and writing leaves them to the next)."""
         written, seq = self.state.int("written"), self.state.int("seq")
         replica = self.state.replica()
+        giving = self.giving()
         for n in range(written + 1, seq + 1):
             header = {
                 "kind": "changes",
@@ -71,7 +72,9 @@ class Outgoing:
             }
             name = files.changes_name(n)
             path = layout.device(self.state.device) / name
-            counted = _Counted(r.to_wire() for r in replica.records_of(n))
+            also = [device for device, at in giving.items() if at == n]
+            of = self.state.replica(also) if also else replica
+            counted = _Counted(r.to_wire() for r in of.records_of(n))
             frame.write_sealed(
                 path, header, counted, chain.write_key, keys, staged=self.ledger.staged(name),
                 fmt=self.records_format(),
@@ -120,7 +123,8 @@ class Outgoing:
         name = files.snapshot_name(n)
         path = layout.device(self.state.device) / name
         frame.write_sealed(
-            path, header, (r.to_wire() for r in self.state.replica().records_of(None)),
+            path, header,
+            (r.to_wire() for r in self.state.replica(self.giving()).records_of(None)),
             chain.write_key, keys,
             staged=self.ledger.staged(name), fmt=self.records_format(),
         )  # fmt: skip
@@ -175,6 +179,42 @@ class Outgoing:
             with self.db.transaction() as conn:
                 conn.execute("DELETE FROM sync_sent WHERE seq <= ?", (floor,))
 
+    def give_back(self, device: str, asked: int) -> None:
+        """Another computer asks for its own records back (`asked`: how many times it
+        has; once each): it undid what a computer taken out of the sync changed, which
+        may have overwritten or deleted what it wrote, and no file holds that. Every
+        record and version this computer holds stamped with its id goes out in the next
+        change file, stamps unchanged (what it holds newer or deleted is kept)."""
+        given = json.loads(self.state.get("given_back") or "{}")
+        if int(given.get(device, 0)) >= asked:
+            return
+        with self.db.transaction() as conn:
+            seq = self.state.int("seq") + 1
+            if capture.refile(conn, self.profile, [device], seq):
+                giving = {**self.giving(), device: seq}
+                self.state.set(
+                    conn, {"seq": str(seq), "giving": json.dumps(giving, sort_keys=True)}
+                )
+            given[device] = asked
+            self.state.set(conn, {"given_back": json.dumps(given, sort_keys=True)})
+
+    def giving(self) -> dict[str, int]:
+        """The computers given back their own records, each with the change file that
+        holds them: this computer's snapshots hold them too, until that computer says
+        it has taken that file in (a snapshot may replace the file before it did)."""
+        raw = json.loads(self.state.get("giving") or "{}")
+        return {str(d): int(n) for d, n in raw.items()} if isinstance(raw, dict) else {}
+
+    def given(self, device: str, applied: object) -> None:
+        """`device` says it has taken in this computer's files up to `applied`."""
+        giving = self.giving()
+        at = giving.get(device)
+        if at is None or type(applied) is not int or applied < at:
+            return
+        del giving[device]
+        with self.db.transaction() as conn:
+            self.state.set(conn, {"giving": json.dumps(giving, sort_keys=True)})
+
     def write_status(
         self,
         layout: files.Layout,
@@ -208,6 +248,8 @@ class Outgoing:
             "stuck": reading.stuck_at(),
             "read": reading.last(),
         }
+        if self.state.int("give_back"):  # what it asks the others to send back of its own
+            status["give_back"] = self.state.int("give_back")
         digest = json.dumps(status, sort_keys=True)
         last = self.state.get("status_at")
         fresh = last is not None and (

@@ -8,7 +8,7 @@ import contextlib
 import copy
 import json
 import socket
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -238,11 +238,14 @@ class SyncState:
             raise SyncError("This profile is not synced.", reason="sync_off")
         return crypto.DeviceKeys.from_dict(json.loads(raw))
 
-    def replica(self) -> Replica:
+    def replica(self, also: Iterable[str] = ()) -> Replica:
         """This computer's records, and those of the computers taken out of the sync
         (their own files are gone from the folder: the others carry what stands), and
-        those of its own former selves (the ids it had before it joined again)."""
-        return Replica(self.profile, self.device, carried=self.removed() | self.former())
+        those of its own former selves (the ids it had before it joined again); `also`:
+        other computers' (those it gives back what it holds of theirs, in one file)."""
+        return Replica(
+            self.profile, self.device, carried=self.removed() | self.former() | set(also)
+        )
 
     def removed(self) -> frozenset[str]:
         """The computers taken out of the sync (read, not copied: nothing changes it)."""
