@@ -403,6 +403,39 @@ def test_a_missing_first_key_file_is_not_taken_for_a_passphrase(computers: Compu
 def test_a_computer_joining_with_the_recovery_code_cannot_be_shown_a_history_without_the_removal(
     computers: Computers,
 ) -> None:
+    _laptop, _desktop, newcomer, thief = _joined_on_the_thiefs_fork(computers)
+    assert not [p.name for p in _sealed_files(newcomer) if _thief_reads(thief, p)]
+
+
+def test_what_a_computer_joined_on_the_thiefs_fork_wrote_leaves_the_folder_once_it_knows(
+    computers: Computers,
+) -> None:
+    """The case above, once the laptop's next pass has put its removal's key file back:
+    the newcomer takes the removal in and writes with a key the thief does not hold; but
+    the change file it wrote before, sealed with the thief's key, stayed in the folder
+    for the thief to read whenever it came. A computer that learns of a removal puts a
+    snapshot under the key of now in place of every file of its own sealed before."""
+    laptop, desktop, newcomer, thief = _joined_on_the_thiefs_fork(computers)
+    assert [p.name for p in _sealed_files(newcomer) if _thief_reads(thief, p)]
+    for c in (laptop, desktop, newcomer, laptop, newcomer):
+        c.sync()
+    assert thief.device in newcomer.syncer.chain().removed
+    newcomer.service.memories.add(NewMemory("Written once the removal was known"))
+    newcomer.sync()
+    laptop.sync()
+    assert "Written on the new computer" in laptop.texts()
+    assert "Written once the removal was known" in laptop.texts()
+    for c in (laptop, desktop, newcomer):
+        assert not [p.name for p in _sealed_files(c) if _thief_reads(thief, p)], c.name
+
+
+def _joined_on_the_thiefs_fork(
+    computers: Computers,
+) -> tuple[Computer, Computer, Computer, Thief]:
+    """The laptop removes the stolen computer; the thief takes the removal's key file
+    out of the folder and offers one of its own on the generation before (naming every
+    computer, its key sealed to the recovery lock too, which is public); a newcomer
+    joins with the recovery code, writes a memory and syncs."""
     laptop, desktop, stolen = _three(computers)
     thief = Thief(stolen)
     first = laptop.syncer.chain().current
@@ -413,8 +446,7 @@ def test_a_computer_joining_with_the_recovery_code_cannot_be_shown_a_history_wit
     (layout.keys / files.key_name(removal.number, removal.writer)).unlink()
     members = {stolen.syncer.device: _member(stolen), laptop.syncer.device: _member(laptop),
                desktop.syncer.device: _member(desktop)}  # fmt: skip
-    # its key sealed to the recovery lock too (public), naming the recovery authority
-    # as every key file does (copied)
+    # naming the recovery authority as every key file does (copied)
     authority = records.read_key_file(
         layout.keys / files.key_name(first.number, first.writer), layout.sync_id,
         first.number, first.writer,
@@ -437,7 +469,7 @@ def test_a_computer_joining_with_the_recovery_code_cannot_be_shown_a_history_wit
     newcomer.service.sync.join(computers.folder, laptop.code, "newcomer", index=False)
     newcomer.service.memories.add(NewMemory("Written on the new computer"))
     newcomer.sync()
-    assert not [p.name for p in _sealed_files(newcomer) if _thief_reads(thief, p)]
+    return laptop, desktop, newcomer, thief
 
 
 def _carried(key: bytes, thief: Thief) -> dict[str, str]:

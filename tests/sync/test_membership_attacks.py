@@ -136,8 +136,8 @@ def test_a_removed_laptop_cannot_forge_its_way_back(computers: Computers, varian
         c.sync()
         assert fake not in c.syncer.chain().members
     # what the laptop wrote after the removal, the thief cannot read
-    mine = sorted(laptop.syncer.layout().device(laptop.syncer.device).glob("c-*.dmc"))
-    assert not thief.can_read(mine[-1])
+    mine = sorted(laptop.syncer.layout().device(laptop.syncer.device).glob("[cs]-*.dm[cs]"))
+    assert mine and not [p.name for p in mine if thief.can_read(p)]
     assert "Written by the laptop after the removal" in desktop.texts()
 
 
@@ -159,11 +159,34 @@ def test_a_thiefs_fork_under_the_stolen_id_is_not_followed(computers: Computers)
     assert {laptop.syncer.device, stolen.syncer.device} <= chain.removed
     assert chain.current is not None and chain.current.writer == desktop.syncer.device
     assert set(chain.current.members) == {desktop.syncer.device}
-    mine = sorted(desktop.syncer.layout().device(desktop.syncer.device).glob("c-*.dmc"))
-    assert not thief.can_read(mine[-1])
+    mine = sorted(desktop.syncer.layout().device(desktop.syncer.device).glob("[cs]-*.dm[cs]"))
+    assert mine and not [p.name for p in mine if thief.can_read(p)]
     with pytest.raises(SyncError) as raised:  # the laptop learns it was taken out too
         laptop.sync()
     assert raised.value.reason == "sync_removed"
+
+
+def test_after_a_removal_nothing_in_the_folder_opens_with_the_removed_ones_keys(
+    computers: Computers,
+) -> None:
+    """Every computer still in had change files in the folder sealed with a key the
+    stolen computer holds (written while it was in, or after, while the removal had
+    not reached the writer): whoever copies the folder later, with the stolen
+    computer's keys, read them. At its first pass after the removal each computer puts
+    a snapshot under the new key in their place."""
+    laptop, desktop, stolen = _three(computers)
+    desktop.service.memories.add(NewMemory("Written on the desktop before the removal"))
+    desktop.sync()
+    thief = Thief(stolen)
+    laptop.syncer.remove(stolen.syncer.device)
+    for c in (laptop, desktop):
+        c.sync()
+    for c in (laptop, desktop):
+        folder = c.syncer.layout().device(c.syncer.device)
+        held = sorted(folder.glob("[cs]-*.dm[cs]"))
+        assert held, c.name
+        assert not [p.name for p in held if thief.can_read(p)], c.name
+    assert "Written on the desktop before the removal" in laptop.texts()
 
 
 def test_a_pairing_code_lets_one_computer_in(computers: Computers) -> None:

@@ -102,6 +102,18 @@ class Outgoing:
             size(files.snapshot_name(snap)) if snap in snaps else 0,
         )
 
+    def sealed_for_removed(self, chain: KeyChain) -> bool:
+        """A computer was taken out of the sync since this one last compacted, and some
+        of its files in the folder are sealed with a key the removed computer holds:
+        those written before the removal, and any written after it while the removal had
+        not reached this computer (its key file kept from it; or, joining with the
+        recovery code, a history shown without it). A snapshot under the key of now
+        takes their place, so nothing of this computer's in the folder opens with the
+        removed computer's keys."""
+        if not chain.removed <= set(json.loads(self.state.get("compacted_removed") or "[]")):
+            return self.state.int("written") > 0 or self.state.int("snapshot") > 0
+        return False
+
     def should_compact(self, layout: files.Layout, forced: bool | None) -> bool:
         if forced:
             return True
@@ -129,7 +141,10 @@ class Outgoing:
             staged=self.ledger.staged(name), fmt=self.records_format(),
         )  # fmt: skip
         with self.db.transaction() as conn:
-            self.state.set(conn, {"snapshot": str(n)})
+            self.state.set(
+                conn,
+                {"snapshot": str(n), "compacted_removed": json.dumps(sorted(chain.removed))},
+            )
             self.ledger.landed(conn, name, path)
         self.deleted_at = None
         self.asked = False

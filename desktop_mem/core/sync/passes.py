@@ -292,12 +292,14 @@ class Passes:
     ) -> None:
         """7. Its own files compacted (core/sync/outgoing.py) when they are due (grown
         past the snapshot, or something it wrote was deleted), or at once when one of
-        them was damaged or another computer is stuck at one of them: a fresh snapshot of
-        everything still standing (the damaged change files go with the others). Then
+        them was damaged, another computer is stuck at one of them, or a computer was
+        taken out since the last snapshot (its files are sealed with keys it holds): a
+        fresh snapshot of everything still standing, under the key of now (the damaged
+        change files go with the others). Then
         its files the snapshot replaced, removed."""
         if result.applied.own_removed or result.applied.memories_removed:
             self.outgoing.deleted_at = self.outgoing.deleted_at or time.monotonic()
-        needed = repair.files or self.outgoing.asked
+        needed = repair.files or self.outgoing.asked or self.outgoing.sealed_for_removed(chain)
         if (
             writes
             and compact is not False
