@@ -16,7 +16,7 @@ from desktop_mem.core.events import SpacesChanged
 from desktop_mem.core.keys.vault import Vault
 from desktop_mem.core.memory.export import write_export
 from desktop_mem.core.memory.memories_file import import_file
-from desktop_mem.core.memory.spaces import EVERY, SHARED, Scope
+from desktop_mem.core.memory.spaces import EVERY, SHARED, Scope, only
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.search.pipeline import Pipeline, Weights
@@ -246,6 +246,72 @@ def test_a_move_reaches_the_codes_the_search_scans(
         everything_in_family = {name: (False, True) for name in tiers}
         assert where(profile) == everything_in_family
         assert where(other) == everything_in_family
+    finally:
+        other.close()
+
+
+def test_codes_loaded_before_the_first_space_learn_what_goes_into_it(
+    profile: Profile, config: Config, vault: Vault, tmp_path: Path
+) -> None:
+    """While no space is made every code is the shared space's, and the codes are read
+    without asking (a lookup per code made the first search several times as slow).
+    Once the first space is made and items are written into it or moved into it, a
+    search within it finds them and a search of the shared space does not: by this
+    process, by another that had loaded the codes before the space was made, and by
+    one opened afterwards (whose first search reads every code's space)."""
+    profile.memories.add_many([NewMemory(t) for t in WORK[:2] + SHARED_FACTS], actor="user")
+    conversation = profile.conversations.create("Planning")
+    said = profile.conversations.add_message(conversation.id, "user", WORK[0])
+    profile.conversations.index_missing()
+    notes = tmp_path / "notes.txt"
+    notes.write_text("The Hangzhou office moves to the new building in March.\n")
+    profile.documents.add(notes)
+    moved = next(m.id for m in profile.memories.list() if m.text == WORK[0])
+    chunks = "SELECT id FROM doc_chunks ORDER BY id"
+    items: dict[str, int] = {"moved memory": moved, "moved message": said.id}
+    items["moved passage"] = profile.db.query(chunks)[0][0]
+    tiers: dict[str, Callable[[Profile], Pipeline]] = {
+        "memory": lambda p: p.search,
+        "message": lambda p: _tier(p.conversations, MESSAGE_TIER),
+        "passage": lambda p: _tier(p.documents, PASSAGE_TIER),
+    }
+
+    def where(p: Profile, space: int | None) -> dict[str, tuple[bool, bool]]:
+        """Each item: (found in the space alone, found in the shared space)."""
+        out = {}
+        for name, item in items.items():
+            pipeline = tiers[name.split()[1]](p)
+            vector = pipeline.texts.index.vectors([item])[item]
+            out[name] = (
+                space is not None and item in _nearest(pipeline, vector, only(space)),
+                item in _nearest(pipeline, vector, SHARED),
+            )
+        return out
+
+    other = Profile.open(config, vault)
+    try:
+        assert where(profile, None) == where(other, None) == dict.fromkeys(items, (False, True))
+        work = profile.spaces.create("Work").id
+        profile.memories.move(moved, work)
+        profile.conversations.move(conversation.id, work)
+        profile.documents.move(profile.documents.list()[0].id, work)
+        everything_in_work = dict.fromkeys(items, (True, False))
+        assert where(profile, work) == where(other, work) == everything_in_work
+        # written into the space with the codes loaded: this process adds them itself
+        items["written memory"] = profile.memories.add(NewMemory(WORK[2], space=work)).memory.id
+        items["written message"] = profile.conversations.add_message(
+            conversation.id, "user", FAMILY[1]
+        ).id
+        profile.conversations.index_missing()
+        plans = tmp_path / "plans.txt"
+        plans.write_text("Acme pays its invoices within thirty days of delivery.\n")
+        profile.documents.add(plans, space=work)
+        items["written passage"] = profile.db.query(chunks)[-1][0]
+        everything_in_work = dict.fromkeys(items, (True, False))
+        assert where(profile, work) == everything_in_work
+        assert where(other, work) == everything_in_work
+        with Profile.open(config, vault) as third:
+            assert where(third, work) == everything_in_work
     finally:
         other.close()
 
