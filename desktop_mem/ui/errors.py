@@ -180,6 +180,10 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
             "errors",
             "This computer is no longer in the sync: the computer that let it in was removed before the others knew of this one. What it holds stays here. To sync it again, show a pairing code on one of your other computers and enter it in Settings > Sync, under Join again.",
         ),
+        "sync_contested": lambda: QCoreApplication.translate(
+            "errors",
+            "The sync folder now holds a second start of this synced profile that the recovery code opens: someone who can write the folder planted one, and this computer, which joined with the recovery code, cannot tell which is yours. It writes nothing to the folder while both are there. To go on now, show a pairing code on one of your other computers and enter it in Settings > Sync, under Join again. What it holds stays here.",
+        ),
         "sync_code_used": lambda: QCoreApplication.translate(
             "errors",
             "The pairing code this computer joined with was used by another computer first, so this one was not let in: show a new pairing code on one of your other computers and enter it in Settings > Sync, under Join again.",
@@ -274,6 +278,7 @@ WINDOW_WORDED = {
     "sync_folder_missing",  # the core says "choose the folder again": not in the window
     "sync_removed",  # the core names the command that joins again
     "sync_left_out",
+    "sync_contested",
     "sync_code_used",  # the window's own "Join again"
     "sync_code_expired",
     "sync_folder_link",  # the core names the command that moves

@@ -4659,7 +4659,7 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="81" />
-        <location filename="../../desktop_mem/ui/errors.py" line="211" />
+        <location filename="../../desktop_mem/ui/errors.py" line="215" />
         <source>That memory no longer exists: it was deleted. Nothing was changed.</source>
         <translation>这条记忆已不存在：它已被删除。没有做任何更改。</translation>
     </message>
@@ -4805,86 +4805,91 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="183" />
+        <source>The sync folder now holds a second start of this synced profile that the recovery code opens: someone who can write the folder planted one, and this computer, which joined with the recovery code, cannot tell which is yours. It writes nothing to the folder while both are there. To go on now, show a pairing code on one of your other computers and enter it in Settings &gt; Sync, under Join again. What it holds stays here.</source>
+        <translation>同步文件夹中现在有这个同步资料的第二个起点，你的恢复码也能打开它：能写入该文件夹的人放入了其中一个，而这台电脑是用恢复码加入的，无法分辨哪一个是你的。两个都在时，它不会向文件夹写入任何内容。要现在继续，请在你的另一台电脑上显示配对码，然后在“设置 &gt; 同步”的“重新加入”下输入它。这里的内容会保留。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="187" />
         <source>The pairing code this computer joined with was used by another computer first, so this one was not let in: show a new pairing code on one of your other computers and enter it in Settings &gt; Sync, under Join again.</source>
         <translation>这台电脑加入时用的配对码已先被另一台电脑使用，所以这台电脑没有被加入：请在你的另一台电脑上显示新的配对码，然后在“设置 &gt; 同步”的“重新加入”下输入它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="187" />
+        <location filename="../../desktop_mem/ui/errors.py" line="191" />
         <source>The pairing code this computer joined with expired before the computer that showed it could let this one in: show a new pairing code there, keep both computers on, and enter it in Settings &gt; Sync, under Join again.</source>
         <translation>这台电脑加入时用的配对码在显示它的电脑让这台电脑加入之前就过期了：请在那台电脑上显示新的配对码，让两台电脑都保持开机，然后在“设置 &gt; 同步”的“重新加入”下输入它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="191" />
+        <location filename="../../desktop_mem/ui/errors.py" line="195" />
         <source>This sync folder holds more than one start of this synced profile that your recovery code opens: one of them was planted by someone else. Join with a pairing code shown on one of your computers instead.</source>
         <translation>这个同步文件夹里有不止一个能用你的恢复码打开的同步起点：其中一个是别人放进来的。请改用你的某台电脑上显示的配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="195" />
+        <location filename="../../desktop_mem/ui/errors.py" line="199" />
         <source>This computer has not been given the newest sync key yet: try again after the next sync, or show the pairing code on another of your computers.</source>
         <translation>这台电脑还没有拿到最新的同步密钥：请在下次同步后再试，或在你的另一台电脑上显示配对码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="199" />
+        <location filename="../../desktop_mem/ui/errors.py" line="203" />
         <source>The sync folder, or the keys folder inside it, was replaced by a symbolic link or by something that is not a folder: desktop-mem never reads or writes through it. Put the real folder in its place, or move this computer to another folder (Settings &gt; Sync &gt; Move to another folder…), then sync again.</source>
         <translation>同步文件夹（或其中的密钥文件夹）被换成了一个符号链接，或者不是文件夹的东西：desktop-mem 绝不会通过它读写。请把真正的文件夹放回原处，或者把这台电脑移到另一个文件夹（“设置 &gt; 同步 &gt; 移到另一个文件夹…”），然后再同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="203" />
+        <location filename="../../desktop_mem/ui/errors.py" line="207" />
         <source>Another window or command is syncing this profile right now: try again in a moment.</source>
         <translation>另一个窗口或命令正在同步这个配置：请稍后再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="207" />
+        <location filename="../../desktop_mem/ui/errors.py" line="211" />
         <source>This profile already syncs: turn sync off first.</source>
         <translation>这个配置已经在同步：请先关闭同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="210" />
+        <location filename="../../desktop_mem/ui/errors.py" line="214" />
         <source>This profile is not synced.</source>
         <translation>这个配置没有同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="214" />
+        <location filename="../../desktop_mem/ui/errors.py" line="218" />
         <source>Choose whether to move the space's contents to the shared space or to delete them.</source>
         <translation>请选择把这个空间的内容移到共享空间，还是删除它们。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="218" />
+        <location filename="../../desktop_mem/ui/errors.py" line="222" />
         <source>There is already a space with that name: choose another name.</source>
         <translation>已有同名的空间：请换一个名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="221" />
+        <location filename="../../desktop_mem/ui/errors.py" line="225" />
         <source>A space needs a name: type one.</source>
         <translation>空间需要一个名称：请输入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="224" />
+        <location filename="../../desktop_mem/ui/errors.py" line="228" />
         <source>That name is too long: a space's name is at most 60 characters.</source>
         <translation>名称太长了：空间名称最多 60 个字符。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="227" />
+        <location filename="../../desktop_mem/ui/errors.py" line="231" />
         <source>That is the name of the shared space: choose another name.</source>
         <translation>这是共享空间的名称：请换一个名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="230" />
+        <location filename="../../desktop_mem/ui/errors.py" line="234" />
         <source>That instruction is too long: keep it under 2,000 characters.</source>
         <translation>指示太长了：请控制在 2,000 个字符以内。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="233" />
+        <location filename="../../desktop_mem/ui/errors.py" line="237" />
         <source>That space still holds memories, conversations or documents: move them to the shared space or delete them first.</source>
         <translation>这个空间里还有记忆、对话或文档：请先把它们移到共享空间或删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="238" />
+        <location filename="../../desktop_mem/ui/errors.py" line="242" />
         <source>That space no longer exists: it was deleted, here or on another computer. Nothing was changed.</source>
         <translation>这个空间已不存在：它已在这台或另一台电脑上被删除。没有做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="243" />
+        <location filename="../../desktop_mem/ui/errors.py" line="247" />
         <source>That document is in a watched folder: move the folder instead (beside Watched folders).</source>
         <translation>这个文档在监视文件夹中：请改为移动该文件夹（在“监视的文件夹”旁边）。</translation>
     </message>

@@ -788,6 +788,7 @@ ZH: dict[str, str | list[str]] = {
     "Waiting for %1 to let this computer in": "正在等待 %1 让这台电脑加入",
     "%1 lets this computer in at its next sync; until then what you change here waits to be sent.": "%1 会在下次同步时让这台电脑加入；在此之前，你在这里的更改会等待发送。",
     "This computer is no longer in the sync: the computer that let it in was removed before the others knew of this one. What it holds stays here. To sync it again, show a pairing code on one of your other computers and enter it in Settings > Sync, under Join again.": "这台电脑已不在同步中：让它加入的那台电脑在其他电脑得知这台电脑之前被移除了。这里的内容会保留。要重新同步，请在你的另一台电脑上显示配对码，然后在“设置 > 同步”的“重新加入”下输入它。",
+    "The sync folder now holds a second start of this synced profile that the recovery code opens: someone who can write the folder planted one, and this computer, which joined with the recovery code, cannot tell which is yours. It writes nothing to the folder while both are there. To go on now, show a pairing code on one of your other computers and enter it in Settings > Sync, under Join again. What it holds stays here.": "同步文件夹中现在有这个同步资料的第二个起点，你的恢复码也能打开它：能写入该文件夹的人放入了其中一个，而这台电脑是用恢复码加入的，无法分辨哪一个是你的。两个都在时，它不会向文件夹写入任何内容。要现在继续，请在你的另一台电脑上显示配对码，然后在“设置 > 同步”的“重新加入”下输入它。这里的内容会保留。",
     # branch sync-status (issue 51: the status tells the truth, lost changes, recovery)
     "%1 has not yet received your last %n change(s) (since %2)": [
         "%1 还没有收到你最近的 %n 项更改（自 %2 起）"

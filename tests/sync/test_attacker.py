@@ -122,6 +122,9 @@ REASONS = {
     "not_found",  # removing a computer this one does not know (yet)
     "sync_no_key",
     "sync_ambiguous",  # the recovery code opens a start the thief planted
+    # joined with the recovery code alone, it sees a start planted beside its own (until
+    # a computer that knows its start takes the planted one out)
+    "sync_contested",
     "sync_no_offer",
     "sync_not_found",  # the first key file the recovery code starts from is not there
     "sync_no_recovery",
@@ -1135,7 +1138,9 @@ class World:
                 self.said(exc, f"the stolen computer's {what}")
                 # before the folder is repaired (and through an engine, before the
                 # removal reaches its copy) it may be told anything a computer is told
-                if strict and exc.reason not in ("sync_removed", "sync_left_out"):
+                # (or, joined with the recovery code alone, that a start is planted
+                # beside its own: it stops before it reads the key files)
+                if strict and exc.reason not in ("sync_removed", "sync_left_out", "sync_contested"):
                     self.violated(
                         f"the stolen computer's {what} was told {exc.reason}, not removed"
                     )

@@ -825,6 +825,83 @@ def test_a_computer_joining_with_the_recovery_code_is_not_joined_to_a_planted_st
     assert laptop.syncer.device in newcomer.syncer.chain().members
 
 
+def test_a_computer_joined_to_a_planted_start_stops_once_the_real_one_is_back(
+    computers: Computers,
+) -> None:
+    """The case above, once the laptop's next pass has written the real first key file
+    back: the newcomer went on syncing with the thief's start for good (the real one
+    was to it "another sync than the one this computer is in"), so the thief read all
+    it wrote. Joined with the recovery code alone, it cannot tell the two apart: it
+    stops, says so, writes nothing more, and joins again with a pairing code."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    laptop.syncer.remove(stolen.syncer.device)
+    layout = laptop.syncer.layout()
+    first = next(p for n, _w, p in layout.key_files() if n == 1)
+    first.write_bytes(b"damaged")
+    from desktop_mem.core.sync.keys import KeyChain
+
+    planter = crypto.DeviceKeys.generate()
+    KeyChain(layout.sync_id).start(layout, crypto.new_id(), planter, thief.lock)
+    newcomer = computers.new("newcomer")
+    newcomer.service.sync.join(computers.folder, laptop.code, "newcomer", index=False)
+    newcomer.service.memories.add(NewMemory("Written on the new computer"))
+    newcomer.sync()
+    laptop.sync()
+    desktop.sync()
+    assert layout.keys.joinpath(first.name).read_bytes() != b"damaged"
+    sealed = {p.name: p.read_bytes() for p in _sealed_files(newcomer)}
+    newcomer.service.memories.add(NewMemory("Written once the real start was back"))
+    for _ in range(2):
+        with pytest.raises(SyncError) as told:
+            newcomer.sync()
+        assert told.value.reason == "sync_contested"
+        assert "pairing code" in str(told.value)
+    assert {p.name: p.read_bytes() for p in _sealed_files(newcomer)} == sealed
+    # joining again with the recovery code does not make the start it joined its own
+    newcomer.service.sync.join(computers.folder, laptop.code, index=False)
+    with pytest.raises(SyncError) as told:
+        newcomer.sync()
+    assert told.value.reason == "sync_contested"
+    computers.pair(laptop, newcomer)
+    newcomer.sync()
+    laptop.sync()
+    assert {"Written on the new computer", "Written once the real start was back"} <= set(
+        laptop.texts()
+    )
+    assert newcomer.syncer.device in laptop.syncer.chain().members
+    assert not [p.name for p in _sealed_files(newcomer) if _thief_reads(thief, p)]
+
+
+def test_a_start_planted_beside_the_real_one_stops_a_recovery_joined_computer_until_taken_out(
+    computers: Computers,
+) -> None:
+    """The desktop joined the real sync with the recovery code; a start is planted
+    beside it. It cannot tell which is its own: it stops and says so, until the laptop
+    (which set the sync up, and knows its start) takes the planted one out."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    from desktop_mem.core.sync.keys import KeyChain
+
+    layout = laptop.syncer.layout()
+    real = {p.name for _n, _w, p in layout.key_files()}
+    KeyChain(layout.sync_id).start(layout, crypto.new_id(), crypto.DeviceKeys.generate(),
+                                   thief.lock)  # fmt: skip
+    planted = {p.name for _n, _w, p in layout.key_files()} - real
+    assert planted
+    with pytest.raises(SyncError) as told:
+        desktop.sync()
+    assert told.value.reason == "sync_contested"
+    assert desktop.syncer.removed_here  # Settings > Sync offers to join again
+    laptop.service.memories.add(NewMemory("Written beside a planted start"))
+    said = laptop.sync().refused
+    assert any("planted" in line for line in said), said
+    assert not planted & {p.name for _n, _w, p in layout.key_files()}
+    desktop.sync()
+    assert not desktop.syncer.removed_here
+    assert "Written beside a planted start" in desktop.texts()
+
+
 def test_a_computer_the_thief_takes_out_with_its_inviter_joins_again(
     computers: Computers,
 ) -> None:

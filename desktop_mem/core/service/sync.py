@@ -120,8 +120,10 @@ class Sync:
                 # joining again: its earlier selves, and the records it knew
                 back = self.syncer.removed_here
                 former = self.syncer.state.former() | {self.syncer.device} if back else set()
-                kept = self.syncer.chain().kept if back else {}
-                opened.append(pairing.join_with_recovery_code(layout, code, former, kept))
+                was = self.syncer.chain() if back else None
+                kept = was.kept if was is not None else {}
+                alone = was.recovered_from if was is not None else None
+                opened.append(pairing.join_with_recovery_code(layout, code, former, kept, alone))
             except SyncError as exc:  # WrongKey is one: try the next profile in the folder
                 last = exc
         if len(opened) > 1:

@@ -166,6 +166,12 @@ class KeyChain:
     # it signed): it keeps them there, and one signed with its key that it did not write
     # is a copy of it at work. None: from before they were counted (core/sync/own.py)
     written: set[str] | None = None
+    # joined with the recovery code alone, on this start (its digest): the one the folder
+    # showed then, which it cannot tell from another start planted for the code
+    recovered_from: str | None = None
+    # and the folder now holds another start beside it: it syncs no more until one is
+    # gone, or it joins again with a pairing code (core/sync/pairing.py, contested)
+    contested: bool = False
     # not kept: what the last refresh read
     membership: Membership | None = field(default=None, repr=False, compare=False)
     bodies: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
@@ -190,6 +196,8 @@ class KeyChain:
             "offers": {k: o.to_dict() for k, o in sorted(self.offers.items())},
             "members": {d: m.to_dict() for d, m in sorted(self.members.items())},
             **({} if self.written is None else {"written": sorted(self.written)}),
+            **({"recovered_from": self.recovered_from} if self.recovered_from else {}),
+            **({"contested": True} if self.contested else {}),
         }
 
     @classmethod
@@ -215,6 +223,9 @@ class KeyChain:
         }
         if isinstance(data.get("written"), list):
             chain.written = {str(d) for d in data["written"]}
+        if isinstance(data.get("recovered_from"), str):
+            chain.recovered_from = data["recovered_from"]
+        chain.contested = bool(data.get("contested"))
         return chain
 
     @property

@@ -28,6 +28,7 @@ from desktop_mem.core.keys.recovery import RecoveryLock
 from desktop_mem.core.sync import crypto, files, frame, records
 from desktop_mem.core.sync.keys import Current, KeyChain, Offer, Pending
 from desktop_mem.core.sync.membership import RECOVERY, Anchor, Generation, Member, Membership
+from desktop_mem.core.sync.quarantine import Quarantine
 
 PAIRING_SECONDS = 3600
 OFFER_KEPT_S = 86400  # an offer used or expired is remembered this long (a late request)
@@ -295,6 +296,73 @@ def _starts(layout: files.Layout) -> list[records.KeyFile]:
     return [kf for kf in read if kf.record.number == 1]
 
 
+CONTESTED = (
+    "The sync folder now holds a second start of this synced profile that the recovery "
+    "code opens: someone who can write the folder planted one, and this computer, which "
+    "joined with the recovery code, cannot tell which is yours. It writes nothing to the "
+    "folder while both are there. To go on now, join again with a pairing code shown on "
+    "one of your other computers (`desktop-mem sync join FOLDER --code CODE`); it keeps "
+    "what it holds."
+)
+
+
+def contested(layout: files.Layout, chain: KeyChain) -> bool:
+    """Whether this computer, which joined with the recovery code alone, sees another
+    start beside the one it joined. It trusted the start the folder showed: when the
+    real one had been damaged or taken out and one of a thief's planted (the recovery
+    lock is public, so anyone can make a start the code opens), it joined the thief's
+    sync. The real one comes back at the next pass of a computer in it (each writes back
+    the records it keeps); from then on the folder holds two starts, and this computer
+    stops (it writes nothing, so the thief reads nothing more of it) until one is gone
+    or it joins again with a pairing code. A computer that knew its start takes the
+    planted one out (`clear_planted`), so one that joined the real sync this way goes
+    on at its next pass."""
+    if chain.recovered_from is None:
+        return False
+    # read before the pass reads the key files, which says what it refuses: a scratch
+    # quarantine, so that nothing refused here passes for said
+    with files.guarded(Quarantine()):
+        for number, writer, path in layout.key_files():
+            if number != 1:
+                continue
+            try:
+                found = records.read_key_file(path, layout.sync_id, number, writer)
+            except SyncRefused:
+                continue
+            if found.record.parents == () and found.record.digest != chain.recovered_from:
+                return True
+    return False
+
+
+def clear_planted(layout: files.Layout, chain: KeyChain) -> list[str]:
+    """Starts of this synced profile that this computer, which knows its own (it was
+    there, or joined with a pairing code, or joined again holding the records it knew),
+    did not take: someone who can write the folder planted them for the recovery code.
+    Taken out of the folder, each said in one sentence. Never by a computer that
+    joined with the recovery code alone, nor in a sync that 0.4 started (whose first key
+    files do not say they are a start)."""
+    m = chain.membership
+    if chain.recovered_from is not None or m is None:
+        return []
+    if not any(g.number == 1 and g.parents == () for g in m.generations.values()):
+        return []
+    said = []
+    for number, writer, path in layout.key_files():
+        if number != 1:
+            continue
+        try:
+            found = records.read_key_file(path, layout.sync_id, number, writer)
+        except SyncRefused:
+            continue
+        planted = found.record.parents == () and found.record.digest not in m.generations
+        if planted and files.remove_file(path):
+            said.append(
+                f"{path.name}: a second start of this synced profile, planted by someone "
+                "who can write the folder, was taken out of it"
+            )
+    return said
+
+
 def _fallback(m: Membership, chain: KeyChain, former: frozenset[str]) -> Generation | None:
     """A generation to join with when none is to be written with: one the recovery
     authority lets in with now, sealed to the recovery code, that does not remove this
@@ -341,6 +409,7 @@ def join_with_recovery_code(
     code: str,
     former: Iterable[str] = (),
     kept: Mapping[str, tuple[str, bytes]] | None = None,
+    recovered_from: str | None = None,
 ) -> KeyChain:
     """The keys, opened with the profile's recovery code from the generation the rules
     say to write with, starting from this sync's first generation (a second one, or a
@@ -357,7 +426,8 @@ def join_with_recovery_code(
     A computer joining again passes the records it `kept` (by digest): they are read
     with the folder's (whoever can write the folder can take a record out of it, such
     as the removal of the thief), and of two starts, the one it knew is its own (someone
-    planted the other)."""
+    planted the other); unless it knew that start only from joining with the recovery
+    code alone (`recovered_from`), which the chain then says still."""
     found: list[KeyChain] = []
     no_lock = True
     wrong: Exception | None = None
@@ -421,6 +491,8 @@ def join_with_recovery_code(
         )  # fmt: skip
         chain.removed = set(m.removed)
         chain.authority_key = private
+        alone = not mine or root.record.digest == recovered_from
+        chain.recovered_from = root.record.digest if alone else None
         found.append(chain)
     if len(found) == 1:
         return found[0]

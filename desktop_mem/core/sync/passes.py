@@ -220,9 +220,18 @@ class Passes:
         return layout
 
     def _read_keys(self, layout: files.Layout, result: Pass) -> KeyChain:
-        """1. The key chain as kept, refreshed with what the key files say now."""
+        """1. The key chain as kept, refreshed with what the key files say now (nothing,
+        when it joined with the recovery code alone and the folder now holds another
+        start); a start planted beside its own, taken out (core/sync/pairing.py)."""
         chain = self.state.chain()
+        contested = pairing.contested(layout, chain)
+        if contested != chain.contested:
+            chain.contested = contested
+            self.keep(chain)
+        if contested:
+            raise SyncError(pairing.CONTESTED, reason="sync_contested")
         self.refresh_keys(layout, chain, self.state.device_keys(), result)
+        result.refused += pairing.clear_planted(layout, chain)
         return chain
 
     def _check_own_files(

@@ -226,11 +226,13 @@ class SyncState:
     @property
     def removed_here(self) -> bool:
         """Another computer took this one out of the sync (or the one that let it in
-        was taken out before the others knew of it)."""
+        was taken out before the others knew of it, or it joined with the recovery code
+        and cannot tell its start from one planted beside it): only joining again with
+        a pairing code makes it sync."""
         if not self.enabled:
             return False
         chain = self.chain()
-        return self.device in chain.removed or chain.left_out
+        return self.device in chain.removed or chain.left_out or chain.contested
 
     def device_keys(self) -> crypto.DeviceKeys:
         raw = self.get("device_keys")
