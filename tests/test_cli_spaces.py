@@ -35,6 +35,9 @@ def test_spaces_keep_look_alike_facts_apart_on_the_command_line(run: Run) -> Non
     assert ids(out) == ["My sister Priya gets married in March"]
     code, out, _ = run("memory", "list", "--space", "shared", "--json")
     assert ids(out) == ["I am allergic to peanuts"]
+    for name in ("共享", "共享空间", " Shared "):  # the shared space's name, as the window shows it
+        code, out, _ = run("memory", "list", "--space", name, "--json")
+        assert (code, ids(out)) == (0, ["I am allergic to peanuts"]), name
     code, out, _ = run("spaces", "list")
     assert "kept apart" in out and "Work" in out
 

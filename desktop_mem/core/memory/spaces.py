@@ -454,6 +454,12 @@ def _what_it_holds(conn: Connection, space_id: int) -> str | None:
     return None
 
 
+def is_shared_name(text: str) -> bool:
+    """Whether a name is the shared space's ("shared", 共享, 共享空间, in any case): no
+    space may take it, and a person or a script naming it means the shared space."""
+    return text.strip().casefold() in _RESERVED
+
+
 def _clean_arrived_name(name: object) -> str:
     """A name another computer sent, as this one keeps it (one that is not valid here is
     kept as no name: the window says "a space without a name")."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from desktop_mem.core.errors import InvalidInput
-from desktop_mem.core.memory.spaces import EVERY, Scope, Space, only, readable
+from desktop_mem.core.memory.spaces import EVERY, Scope, Space, is_shared_name, only, readable
 
 if TYPE_CHECKING:
     from desktop_mem.core.service import Service
@@ -64,8 +64,8 @@ class Spaces:
 
     def named(self, name: str | int | None) -> int | None:
         """The space a person or a script names: its name (any case), its number, or
-        None or "shared" for the shared space."""
-        if name is None or (isinstance(name, str) and name.strip().casefold() == "shared"):
+        None or the shared space's name ("shared", 共享, 共享空间) for the shared space."""
+        if name is None or (isinstance(name, str) and is_shared_name(name)):
             return None
         if isinstance(name, int):
             return self.store.get(name).id
