@@ -1225,3 +1225,60 @@ def test_what_the_thief_deleted_of_the_computers_own_comes_back_to_it_too(
     assert "My sister lives in Porto" in desktop.texts()
     assert "My passport number ends in 418" in desktop.texts()
     assert [c.title for c in desktop.service.profile.conversations.list()] == ["Packing"]
+
+
+def test_what_the_first_remover_carries_comes_back_when_the_tablet_learns_of_it_late(
+    computers: Computers,
+) -> None:
+    """The laptop and the desktop took the stolen computer out at the same time, each
+    not knowing of the other's removal. The one whose id sorts first carries what the
+    stolen computer wrote (the same on every computer); it had read a memory the
+    stolen computer wrote, the other had not. The tablet learned first of the removal
+    that does not carry it, and undid the memory; when the other removal arrived, the
+    memory was to come back from the carrier's files, which the tablet had already read
+    (and screened the memory out of): it stayed without it for good, unlike the others."""
+    laptop, desktop, stolen = _three(computers)
+    tablet = computers.pair(laptop, "tablet")
+    for c in (stolen, laptop, desktop, tablet):
+        c.sync()
+    low, high = sorted((laptop, desktop), key=lambda c: c.syncer.device)
+    layout = laptop.syncer.layout()
+    stolen.service.memories.add(NewMemory("Written by the stolen computer while it was in"))
+    stolen.sync()
+    for c in (low, tablet):
+        c.sync()
+    assert "Written by the stolen computer while it was in" in tablet.texts()
+
+    def hidden(paths: list[Path]) -> dict[Path, bytes]:
+        kept = {p: p.read_bytes() for p in paths}
+        for p in paths:
+            p.unlink()
+        return kept
+
+    def back(kept: dict[Path, bytes]) -> None:
+        for p, data in kept.items():
+            p.write_bytes(data)
+
+    def key_files_of(c: Computer) -> list[Path]:
+        return [p for _n, w, p in layout.key_files() if w == c.syncer.device]
+
+    # the one that sorts last removes it without having read the memory
+    hidden([max(layout.device(stolen.syncer.device).glob("c-*.dmc"))])
+    high.syncer.remove(stolen.syncer.device)  # (its folder goes with it)
+    # the other, at the same time, without knowing of that removal
+    before = set(key_files_of(high))
+    theirs = hidden(key_files_of(high))
+    low.syncer.remove(stolen.syncer.device)
+    back(theirs)
+    # the tablet learns of the removal that does not carry the memory first
+    carrying = hidden([p for p in key_files_of(low)])
+    tablet.sync()
+    assert before <= set(key_files_of(high))
+    assert stolen.syncer.device in tablet.syncer.chain().removed
+    assert "Written by the stolen computer while it was in" not in tablet.texts()
+    back(carrying)
+    for _ in range(3):
+        for c in (low, high, tablet):
+            c.sync()
+    assert "Written by the stolen computer while it was in" in low.texts()
+    assert sorted(tablet.texts()) == sorted(low.texts()) == sorted(high.texts())
