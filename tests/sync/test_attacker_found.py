@@ -1282,3 +1282,42 @@ def test_what_the_first_remover_carries_comes_back_when_the_tablet_learns_of_it_
             c.sync()
     assert "Written by the stolen computer while it was in" in low.texts()
     assert sorted(tablet.texts()) == sorted(low.texts()) == sorted(high.texts())
+
+
+def test_the_folder_of_an_id_left_out_goes_again_when_an_engine_brings_it_back(
+    computers: Computers,
+) -> None:
+    """What the three-computer fuzz showed once (seed 4200, under load): a deleted text
+    still in the folder, in the first change file of an id no computer had. One way it
+    arises: the tablet, left out (the thief took out the laptop that had let it in),
+    joined again as a new computer and removed its old folder; the engine brought that
+    folder back (as engines do with a deleted file another copy still had). A left-out
+    id is in no removal, so no computer took its folder out again, and what it held
+    stayed, a text deleted since among it. Now every computer takes out the folder of an
+    id a computer in the sync had before it joined again."""
+    laptop, desktop, stolen = _three(computers)
+    tablet = computers.pair(laptop, "tablet")
+    tablet.service.memories.add(NewMemory("Written on the tablet, deleted later"))
+    for c in (tablet, desktop):
+        c.sync()
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    desktop.syncer.remove(stolen.syncer.device)
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, {},
+                   {laptop.syncer.device}, [first.digest])  # fmt: skip
+    with pytest.raises(SyncError) as told:
+        tablet.sync()
+    assert told.value.reason == "sync_left_out"
+    layout = desktop.syncer.layout()
+    old = tablet.syncer.device
+    kept = {p.name: p.read_bytes() for p in layout.device(old).iterdir()}
+    computers.pair(desktop, tablet)
+    assert not layout.device(old).exists()
+    layout.device(old).mkdir()  # the engine brings the old folder back
+    for name, data in kept.items():
+        (layout.device(old) / name).write_bytes(data)
+    gone = next(m for m in desktop.service.memories.list() if m.text.startswith("Written on"))
+    desktop.service.memories.delete([gone.id])
+    for c in (desktop, tablet, desktop):
+        c.sync(compact=True)
+    assert old not in layout.devices()

@@ -271,14 +271,18 @@ class Passes:
         has been read."""
         device = self.state.device
         members = chain.members
+        former = self._former_ids(chain) - set(members)
         for peer in layout.devices():
             if peer == device:
                 continue
-            if peer in chain.removed:
+            if peer in chain.removed or peer in former:
                 # taken out of the sync: what it wrote before is carried by the others,
                 # what it wrote after is refused. A computer that wrote before it learned
                 # so leaves its folder again, with texts deleted since in it: it goes
-                # (what it holds is sent again when it joins again)
+                # (what it holds is sent again when it joins again). So does the folder
+                # of an id a computer had before it joined again (left out, not removed:
+                # nothing else takes it out), which an engine may bring back after the
+                # computer removed it
                 files.remove_tree(layout.device(peer))
                 continue
             if peer not in members:
@@ -288,6 +292,17 @@ class Passes:
         for j in result.joined:
             j["name"] = names.get(j["device"]) if self.incoming.peer(j["device"])[2] else None
             j["by_name"] = names.get(j["by"] or "")
+
+    def _former_ids(self, chain: KeyChain) -> set[str]:
+        """The ids computers in the sync had before they joined again: this one's, and
+        those the joins that let the others in name (signed by whoever let them in)."""
+        former = set(self.state.former())
+        if chain.membership is not None:
+            members = chain.members
+            for join in chain.membership.used.values():
+                if join.device in members:
+                    former |= set(join.former)
+        return former
 
     def _compact(
         self,
