@@ -1321,3 +1321,29 @@ def test_the_folder_of_an_id_left_out_goes_again_when_an_engine_brings_it_back(
     for c in (desktop, tablet, desktop):
         c.sync(compact=True)
     assert old not in layout.devices()
+
+
+def test_a_computer_stopped_beside_a_planted_start_still_hears_it_was_taken_out(
+    computers: Computers,
+) -> None:
+    """Seed 8200, schedule 21 at 32 steps: the desktop, joined with the recovery code,
+    stopped beside a start the thief planted, and so never read the thief's removal of
+    it (along with itself); once the folder was repaired it learned it only then. A
+    computer stopped this way still says it was taken out, first."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    own = {stolen.syncer.device: _member(stolen)}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own,
+                   {desktop.syncer.device}, [first.digest])  # fmt: skip
+    from desktop_mem.core.sync.keys import KeyChain
+
+    layout = laptop.syncer.layout()
+    KeyChain(layout.sync_id).start(layout, crypto.new_id(), crypto.DeviceKeys.generate(),
+                                   thief.lock)  # fmt: skip
+    with pytest.raises(SyncError) as told:
+        desktop.sync()
+    assert told.value.reason == "sync_removed"
+    assert desktop.syncer.device in desktop.syncer.chain().removed
+    assert desktop.syncer.removed_here

@@ -229,6 +229,15 @@ class Passes:
             chain.contested = contested
             self.keep(chain)
         if contested:
+            # taken out (or left out) by what the records say, it says so first, as any
+            # computer would: both ways back are the same, joining again
+            probe = self.state.chain()
+            try:
+                with files.guarded(Quarantine()):  # a look: what it refuses is said later
+                    probe.refresh(layout, self.state.device, self.state.device_keys())
+            except SyncError as exc:
+                if exc.reason in ("sync_removed", "sync_left_out"):
+                    self.refresh_keys(layout, chain, self.state.device_keys(), result)
             raise SyncError(pairing.CONTESTED, reason="sync_contested")
         self.refresh_keys(layout, chain, self.state.device_keys(), result)
         result.refused += pairing.clear_planted(layout, chain)
