@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 
 from desktop_mem.core.memory.store import NewMemory
+from desktop_mem.core.sync import files, frame, pairing, records
 from tests.fakes.ollama_server import FakeOllama
-from tests.sync.conftest import Computers
+from tests.sync.conftest import Computer, Computers
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -200,6 +201,99 @@ def test_killed_after_its_change_file_was_in_place_it_stays_the_same_computer(
     desktop.sync()
     assert desktop.texts() == ["written before the kill"]
     assert laptop.texts() == ["written before the kill"]
+
+
+class _Killed(BaseException):
+    """kill -9 at this point: nothing after it runs (no `except Exception` sees it)."""
+
+
+def _killed_once_written(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """The process is killed right after records.`name` put its file in place."""
+    real = getattr(records, name)
+
+    def write(*args: object, **kwargs: object) -> object:
+        real(*args, **kwargs)
+        raise _Killed
+
+    monkeypatch.setattr(records, name, write)
+
+
+def _texts_in_folder(c: Computer) -> str:
+    """Every record of every change file and snapshot in the folder, opened."""
+    layout, chain = c.syncer.layout(), c.syncer.chain()
+    out = []
+    for device in layout.devices():
+        for path in sorted(layout.device(device).iterdir()):
+            kind = {".dmc": "changes", ".dms": "snapshot"}.get(path.suffix)
+            if kind is not None:
+                raw = frame.read_raw(path, layout.sync_id, kind)
+                out += [json.dumps(r) for r in raw.records(chain.key(raw.header["key"]))]
+    return "\n".join(out)
+
+
+def test_killed_after_the_join_it_signed_was_in_place_it_stays_the_same_computer(
+    computers: Computers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """kill -9 after the join that lets in a computer (asking with a pairing code shown
+    here) took its name, before the pass kept that it signed it: the next pass took the
+    join for the work of a copy of this computer under its identity and went on as a
+    new computer. Its old id stayed a member no one writes as, its folder for good, with
+    texts deleted since in it (the sync fuzz, seed 4203)."""
+    laptop = computers.first("laptop")
+    mem = laptop.service.memories.add(NewMemory("deleted after the kill")).memory
+    laptop.service.memories.add(NewMemory("kept"))
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    desktop.sync()
+    device = laptop.syncer.device
+    code = laptop.syncer.offer_pairing()
+    tablet = computers.new("tablet")
+    chain = pairing.join_with_pairing_code(laptop.syncer.layout(), code)
+    tablet.syncer.join(computers.folder, chain, "tablet")
+    assert tablet.sync().waiting_for == device
+    with monkeypatch.context() as m:
+        _killed_once_written(m, "write_join")
+        with pytest.raises(_Killed):
+            laptop.sync()  # lets the tablet in
+    laptop.service.memories.delete([mem.id])
+    laptop.sync(compact=True)
+    assert laptop.syncer.device == device
+    assert tablet.sync().let_in
+    desktop.sync()
+    assert sorted(laptop.syncer.layout().devices()) == sorted(
+        c.syncer.device for c in (laptop, desktop, tablet)
+    )
+    assert "deleted after the kill" not in _texts_in_folder(desktop)
+    assert laptop.texts() == desktop.texts() == tablet.texts() == ["kept"]
+
+
+def test_killed_after_the_key_file_it_wrote_was_in_place_it_stays_the_same_computer(
+    computers: Computers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """kill -9 while taking a computer out, after the new generation's key file took
+    its name, before the key chain kept that this computer wrote it: the next pass took
+    the key file for the work of a copy of this computer and went on as a new one."""
+    laptop = computers.first("laptop")
+    laptop.service.memories.add(NewMemory("kept"))
+    laptop.sync()
+    desktop = computers.join("desktop", laptop.code)
+    stolen = computers.join("stolen", laptop.code)
+    desktop.sync()
+    stolen.sync()
+    laptop.sync()
+    device = laptop.syncer.device
+    with monkeypatch.context() as m:
+        _killed_once_written(m, "write_key_file")
+        with pytest.raises(_Killed):
+            laptop.syncer.remove(stolen.syncer.device)
+    laptop.sync()
+    assert laptop.syncer.device == device
+    assert stolen.syncer.device in laptop.syncer.chain().removed
+    desktop.sync()
+    assert sorted(desktop.syncer.chain().members) == sorted([device, desktop.syncer.device])
+    assert sorted(files.Layout.of(computers.folder, laptop.syncer.layout().sync_id).devices()) == (
+        sorted([device, desktop.syncer.device])
+    )
 
 
 @pytest.mark.timeout(900)  # it waits on observed progress, however slow

@@ -478,11 +478,14 @@ class KeyChain:
         lock: JSONObject | None,
         removed: set[str] = frozenset(),  # type: ignore[assignment]
         members: dict[str, Member] | None = None,
+        signing: records.Signing | None = None,
     ) -> Current:
         """The next generation, written by this computer: a new key sealed to every
         member (`members`, or who is in now) but those `removed` now or before, and to
         the recovery lock; every key this computer holds carried under it; every head
-        as its parent. Then it is what this computer writes with."""
+        as its parent. Then it is what this computer writes with. `signing`: what keeps
+        the key file as this computer's before it takes its name (a pass killed before
+        the chain is kept still knows it wrote it: not a copy of it at work)."""
         m = self.membership
         gone = set(self.removed) | set(removed)
         if m is not None:
@@ -522,7 +525,8 @@ class KeyChain:
         carries = self._carries(heads, me)
         if carries:
             body["carries"] = carries
-        kf = records.write_key_file(layout, body, signer)
+        staged = None if signing is None else signing(files.key_name(number, me))
+        kf = records.write_key_file(layout, body, signer, staged)
         self.keys[crypto.key_id(key)] = key
         self.kept[kf.record.digest] = (records.GENERATION, kf.data)
         self.wrote(kf.record.digest)

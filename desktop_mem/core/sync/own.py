@@ -369,11 +369,15 @@ class Ledger:
         named: dict[str, list[tuple[str, Record]]] = {}
         for digest, found in kept:
             if _signed_by(found, me) and digest not in chain.written:
-                if isinstance(found, records.KeyFile) or found.via != "key":
-                    out.foreign.append((KEYS + _name(found), digest))  # it let someone in
-                else:
-                    out.twin_left = True  # a copy of it went on as a new computer
-                continue
+                if not self.mine(KEYS + _name(found), digest):
+                    if isinstance(found, records.KeyFile) or found.via != "key":
+                        out.foreign.append((KEYS + _name(found), digest))  # it let someone in
+                    else:
+                        out.twin_left = True  # a copy of it went on as a new computer
+                    continue
+                # written here by a pass killed once it was in place, before the key chain
+                # was kept: its own (a new set, which the caller compares with the old)
+                chain.written = chain.written | {digest}
             named.setdefault(_name(found), []).append((digest, found))
         for name, versions in sorted(named.items()):
             path = layout.keys / name

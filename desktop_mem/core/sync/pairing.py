@@ -94,11 +94,18 @@ class Admitted:
 
 
 def admit(
-    chain: KeyChain, layout: files.Layout, me: str, signer: crypto.DeviceKeys
+    chain: KeyChain,
+    layout: files.Layout,
+    me: str,
+    signer: crypto.DeviceKeys,
+    signing: records.Signing | None = None,
 ) -> tuple[list[Admitted], list[str]]:
     """Let in the first computer that asked with each of this computer's pairing codes
     (a join record signed here), and take the offer out of the folder: a code lets one
-    computer in. What else asked with a used or wrong code, in one sentence each."""
+    computer in. What else asked with a used or wrong code, in one sentence each.
+    `signing`: what keeps each join as this computer's before it takes its name (a pass
+    killed before the chain is kept still knows it signed it: not a copy of it at
+    work)."""
     admitted: list[Admitted] = []
     noted: list[str] = []
     if not chain.offers:
@@ -133,7 +140,7 @@ def admit(
             continue  # not made with the code: nothing to say to a stranger
         join = records.write_join(
             layout, device, req.member, me, made.generation, "pair", made.made, signer,
-            req.offer, req.former,
+            req.offer, req.former, None if signing is None else signing(files.join_name(device)),
         )  # fmt: skip
         chain.wrote(join.digest)
         made.used_by = device

@@ -49,7 +49,7 @@ from desktop_mem.core.events import MemoriesChanged, SyncChanged
 from desktop_mem.core.jsontypes import JSONObject
 from desktop_mem.core.keys import recovery
 from desktop_mem.core.keys.vault import read_sidecar
-from desktop_mem.core.sync import crypto, files, frame, merge, pairing, twins
+from desktop_mem.core.sync import crypto, files, frame, merge, own, pairing, twins
 from desktop_mem.core.sync.applying import Applied
 from desktop_mem.core.sync.incoming import Incoming
 from desktop_mem.core.sync.keys import KeyChain
@@ -389,13 +389,17 @@ class Passes:
             result.let_in, result.let_in_by = refreshed.let_in, refreshed.let_in_by
             result.waiting_for = refreshed.waiting
             if refreshed.waiting is None:
-                admitted, noted = pairing.admit(chain, layout, self.state.device, keys)
+                admitted, noted = pairing.admit(
+                    chain, layout, self.state.device, keys, self._signing
+                )
                 result.refused += noted
                 if admitted:
                     refreshed = chain.refresh(layout, self.state.device, keys)
                 if refreshed.needs_generation:
                     lock = lock_of(self.profile) or (chain.current.lock if chain.current else None)
-                    chain.new_generation(layout, self.state.device, keys, lock)
+                    chain.new_generation(
+                        layout, self.state.device, keys, lock, signing=self._signing
+                    )
                     log.info(
                         "sync: wrote generation %d", chain.current.number if chain.current else 0
                     )
@@ -411,6 +415,13 @@ class Passes:
                         conn.execute(
                             "UPDATE sync_peers SET removed = 1 WHERE device = ?", (device,)
                         )
+
+    def _signing(self, name: str) -> frame.Staged:
+        """A membership record this computer signs (keys/`name`), kept as its own before
+        it takes its name: a pass killed after that and before the key chain is kept
+        (which says what it wrote) does not take it, at the next, for the work of a copy
+        of this computer under its identity (core/sync/own.py)."""
+        return self.outgoing.ledger.staged(own.KEYS + name)
 
     def keep(self, chain: KeyChain) -> None:
         with self.db.transaction() as conn:
@@ -572,7 +583,9 @@ class Passes:
         """A new generation without `device`; what it wrote that stands carried by this
         computer from now on; its folder gone."""
         lock = lock_of(self.profile) or (chain.current.lock if chain.current else None)
-        chain.new_generation(layout, self.state.device, keys, lock, removed={device})
+        chain.new_generation(
+            layout, self.state.device, keys, lock, removed={device}, signing=self._signing
+        )
         with self.db.transaction() as conn:
             self.state.set(conn, {"keys": json.dumps(chain.to_dict())})
             conn.execute("UPDATE sync_peers SET removed = 1 WHERE device = ?", (device,))

@@ -35,6 +35,9 @@ MAX_PARENTS = 64
 # key file's own cap: a key file is a few kB
 CARRIED_CAP = 256 << 10
 _PROOF_INFO = b"desktop-mem sync join request v1"
+# a record this computer signs, kept as its own before it takes its name in keys/: its
+# name there -> the hook that hears its digest (core/sync/own.py, Ledger.staged)
+Signing = Callable[[str], frame.Staged]
 
 
 def _damaged(what: str) -> SyncRefused:
@@ -279,11 +282,17 @@ def carried(kf: KeyFile, sync_id: str) -> list[KeyFile]:
 # -- writing -------------------------------------------------------------------------
 
 
-def write_key_file(layout: files.Layout, body: dict[str, Any], signer: frame.Signer) -> KeyFile:
+def write_key_file(
+    layout: files.Layout,
+    body: dict[str, Any],
+    signer: frame.Signer,
+    staged: frame.Staged | None = None,
+) -> KeyFile:
+    """`staged` hears the file's digest before it takes its name (frame.atomic_write)."""
     number, writer = int(body["generation"]), str(body["writer"])
     header = {"kind": GENERATION, "sync": layout.sync_id, "generation": number, "writer": writer}
     path = layout.keys / files.key_name(number, writer)
-    frame.write_plain(path, header, body, signer)
+    frame.write_plain(path, header, body, signer, staged)
     return read_key_file(path, layout.sync_id, number, writer)
 
 
@@ -298,7 +307,9 @@ def write_join(
     signer: frame.Signer,
     offer: str | None = None,
     former: Iterable[str] = (),
+    staged: frame.Staged | None = None,
 ) -> Join:
+    """`staged` hears the file's digest before it takes its name (frame.atomic_write)."""
     header = {"kind": JOIN, "sync": layout.sync_id, "device": device, "voucher": voucher}
     body: dict[str, Any] = {
         "device": device, **member.to_dict(), "voucher": voucher, "parent": parent,
@@ -309,7 +320,7 @@ def write_join(
     if former:  # a computer joining again: the ids it had (it carries what they did)
         body["former"] = sorted(set(former))
     path = layout.keys / files.join_name(device)
-    frame.write_plain(path, header, body, signer)
+    frame.write_plain(path, header, body, signer, staged)
     return read_join(path, layout.sync_id, device)
 
 
