@@ -808,31 +808,16 @@ def test_a_computer_waiting_for_one_no_longer_in_is_told(computers: Computers) -
 def test_a_computer_joining_with_the_recovery_code_is_not_joined_to_a_planted_start(
     computers: Computers,
 ) -> None:
-    laptop, _desktop, stolen = _three(computers)
-    thief = Thief(stolen)
-    laptop.syncer.remove(stolen.syncer.device)
-    layout = laptop.syncer.layout()
-    first = next(p for n, _w, p in layout.key_files() if n == 1)
-    first.write_bytes(b"damaged")
-    from desktop_mem.core.sync.keys import KeyChain
-
-    planter = crypto.DeviceKeys.generate()
-    KeyChain(layout.sync_id).start(layout, crypto.new_id(), planter, thief.lock)
-    newcomer = computers.new("newcomer")
-    newcomer.service.sync.join(computers.folder, laptop.code, "newcomer", index=False)
-    newcomer.service.memories.add(NewMemory("Written on the new computer"))
-    newcomer.sync()
+    laptop, _desktop, newcomer, _thief, _first = _joined_to_a_planted_start(computers)
     assert laptop.syncer.device in newcomer.syncer.chain().members
 
 
-def test_a_computer_joined_to_a_planted_start_stops_once_the_real_one_is_back(
+def _joined_to_a_planted_start(
     computers: Computers,
-) -> None:
-    """The case above, once the laptop's next pass has written the real first key file
-    back: the newcomer went on syncing with the thief's start for good (the real one
-    was to it "another sync than the one this computer is in"), so the thief read all
-    it wrote. Joined with the recovery code alone, it cannot tell the two apart: it
-    stops, says so, writes nothing more, and joins again with a pairing code."""
+) -> tuple[Computer, Computer, Computer, Thief, Path]:
+    """The laptop removes the stolen computer; the real first key file is damaged and a
+    start of the thief's planted (sealed to the recovery lock, which is public); a
+    newcomer joins with the recovery code, writes a memory and syncs."""
     laptop, desktop, stolen = _three(computers)
     thief = Thief(stolen)
     laptop.syncer.remove(stolen.syncer.device)
@@ -847,6 +832,19 @@ def test_a_computer_joined_to_a_planted_start_stops_once_the_real_one_is_back(
     newcomer.service.sync.join(computers.folder, laptop.code, "newcomer", index=False)
     newcomer.service.memories.add(NewMemory("Written on the new computer"))
     newcomer.sync()
+    return laptop, desktop, newcomer, thief, first
+
+
+def test_a_computer_joined_to_a_planted_start_stops_once_the_real_one_is_back(
+    computers: Computers,
+) -> None:
+    """The case above, once the laptop's next pass has written the real first key file
+    back: the newcomer went on syncing with the thief's start for good (the real one
+    was to it "another sync than the one this computer is in"), so the thief read all
+    it wrote. Joined with the recovery code alone, it cannot tell the two apart: it
+    stops, says so, writes nothing more, and joins again with a pairing code."""
+    laptop, desktop, newcomer, thief, first = _joined_to_a_planted_start(computers)
+    layout = laptop.syncer.layout()
     laptop.sync()
     desktop.sync()
     assert layout.keys.joinpath(first.name).read_bytes() != b"damaged"

@@ -329,16 +329,7 @@ def contested(layout: files.Layout, chain: KeyChain) -> bool:
     # read before the pass reads the key files, which says what it refuses: a scratch
     # quarantine, so that nothing refused here passes for said
     with files.guarded(Quarantine()):
-        for number, writer, path in layout.key_files():
-            if number != 1:
-                continue
-            try:
-                found = records.read_key_file(path, layout.sync_id, number, writer)
-            except SyncRefused:
-                continue
-            if found.record.parents == () and found.record.digest != chain.recovered_from:
-                return True
-    return False
+        return any(d != chain.recovered_from for d, _path in _new_starts(layout))
 
 
 def clear_planted(layout: files.Layout, chain: KeyChain) -> list[str]:
@@ -354,6 +345,19 @@ def clear_planted(layout: files.Layout, chain: KeyChain) -> list[str]:
     if not any(g.number == 1 and g.parents == () for g in m.generations.values()):
         return []
     said = []
+    for digest, path in _new_starts(layout):
+        if digest not in m.generations and files.remove_file(path):
+            said.append(
+                f"{path.name}: a second start of this synced profile, planted by someone "
+                "who can write the folder, was taken out of it"
+            )
+    return said
+
+
+def _new_starts(layout: files.Layout) -> list[tuple[str, Path]]:
+    """The first key files in the folder that read as a start (not 0.4's, which do not
+    say so): each one's digest and place."""
+    out = []
     for number, writer, path in layout.key_files():
         if number != 1:
             continue
@@ -361,13 +365,9 @@ def clear_planted(layout: files.Layout, chain: KeyChain) -> list[str]:
             found = records.read_key_file(path, layout.sync_id, number, writer)
         except SyncRefused:
             continue
-        planted = found.record.parents == () and found.record.digest not in m.generations
-        if planted and files.remove_file(path):
-            said.append(
-                f"{path.name}: a second start of this synced profile, planted by someone "
-                "who can write the folder, was taken out of it"
-            )
-    return said
+        if found.record.parents == ():
+            out.append((found.record.digest, path))
+    return out
 
 
 def _fallback(m: Membership, chain: KeyChain, former: frozenset[str]) -> Generation | None:
