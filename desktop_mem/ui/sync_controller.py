@@ -156,6 +156,8 @@ class SyncController(QObject):
             return sync.info() if sync.enabled else {"enabled": False}
 
         def done(info: dict[str, Any]) -> None:
+            if not shiboken6.isValid(self):  # the window closed while it was read
+                return
             if not self.running:  # a pass that runs says it when it ends
                 self.info = info
                 self.changed.emit()
@@ -391,12 +393,16 @@ class SyncController(QObject):
             return {**sync.info(), "counts": app.counts(), "recovery": recovery}
 
         def ok(info: dict[str, Any]) -> None:
+            if not shiboken6.isValid(self):  # the window closed while it was set up
+                return
             self.info = info
             self.error = ""
             self._ended()
             done(info)
 
         def bad(text: str) -> None:
+            if not shiboken6.isValid(self):
+                return
             self._ended()
             failed(text)
 

@@ -276,6 +276,30 @@ def test_a_missing_folder_is_said_once_in_the_status_bar_in_the_windows_words(
     assert not page.error_line.isVisible()
 
 
+def test_a_window_closed_while_it_reads_how_sync_stands_is_not_touched_after(
+    qtbot: Any, profile: Profile, home: Path, folder: Path
+) -> None:
+    """A pass made elsewhere makes the window read how sync stands, in the background;
+    a window closed and deleted meanwhile must not hear the answer (it once raised
+    "Signal source has been deleted" in the event loop)."""
+    w = MainWindow(Service(profile), app_settings(home))  # its own: deleted by the test
+    w.show()
+    qtbot.waitUntil(lambda: w.context.server.online, timeout=WAIT)
+    idle(qtbot)
+    page = SyncPage(w.syncing)
+    page.show()
+    idle(qtbot)
+    set_up(qtbot, page, folder, "laptop")
+    shiboken6.delete(page)
+    idle(qtbot)
+    assert not w.syncing.running
+    w.context.core.sync_changed.emit("synced")  # as the core says of a pass elsewhere
+    assert tasks.busy() > 0  # the reading runs: its answer is queued for the window
+    w.close()
+    shiboken6.delete(w)  # gone before the answer comes back
+    idle(qtbot)  # the answer arrives to nothing: no exception in the event loop
+
+
 def test_files_refused_in_the_folder_are_said_once_then_counted_in_settings(
     qtbot: Any, window: MainWindow, folder: Path
 ) -> None:
