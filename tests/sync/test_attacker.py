@@ -880,6 +880,9 @@ class World:
             if before.get(rel) != entry:
                 self.junk.add(rel)
                 t.paths.add(rel)
+                if entry[0] == "file":  # the thief's bytes: an honest computer putting the
+                    # same bytes back (a key file it keeps, after a repair) tells it nothing
+                    self.versions.setdefault(hashlib.sha256(entry[1]).digest(), False)
 
     def _generations(self, t: Thief) -> list[tuple[str, int, dict[str, Any]]]:
         """The key files it has seen, by number and writer, then in the order it saw them
