@@ -1388,13 +1388,20 @@ class World:
         self.repair()
         # every computer learns where it stands (through an engine, a removal written in
         # the first of these rounds reaches the others at the second); one told it is
-        # out joins again
-        for _learn in range(2 if self.engine is not None else 1):
+        # out joins again. A computer let in by one that had to join again is out in
+        # its turn (its inviter's old id lets no one in: the thief took that computer
+        # out along with itself, and with it those it let in), and says so at its next
+        # pass: one more round while any computer was told it is out
+        least = 2 if self.engine is not None else 1
+        for learn in range(least + len(self.boxes)):
             for box in list(self.boxes):
                 if box.state != "out":
                     self.op_pass(box)
             self.settle()
-            for box in list(self.boxes):
+            out = [box for box in self.boxes if box.state == "out"]
+            if not out and learn >= least - 1:
+                break
+            for box in out:
                 if box.state == "out":
                     for _ in range(3):
                         if self.op_rejoin(box):
