@@ -1332,7 +1332,9 @@ def test_a_computer_stopped_beside_a_planted_start_still_hears_it_was_taken_out(
     thief = Thief(stolen)
     first = laptop.syncer.chain().current
     laptop.syncer.remove(stolen.syncer.device)
-    own = {stolen.syncer.device: _member(stolen)}
+    # it names the laptop (a key file that drops a member without removing it is
+    # refused) and removes the desktop along with itself
+    own = {stolen.syncer.device: _member(stolen), laptop.syncer.device: _member(laptop)}
     thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own,
                    {desktop.syncer.device}, [first.digest])  # fmt: skip
     from desktop_mem.core.sync.keys import KeyChain
@@ -1345,3 +1347,38 @@ def test_a_computer_stopped_beside_a_planted_start_still_hears_it_was_taken_out(
     assert told.value.reason == "sync_removed"
     assert desktop.syncer.device in desktop.syncer.chain().removed
     assert desktop.syncer.removed_here
+
+
+def test_a_key_file_that_drops_a_member_without_removing_it_takes_no_one_out(
+    computers: Computers,
+) -> None:
+    """Seed 8200, engine schedule 42 at 32 steps: the desktop removed the stolen
+    computer, and the laptop's copy of that key file was damaged. The thief wrote a key
+    file on top of the first that named only an id of its own and removed no one; the
+    laptop, for which the stolen computer was still a member, counted it and was told it
+    had been left out. A member takes another out only by removing it, so such a key
+    file is refused, and the laptop goes on."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    desktop.syncer.remove(stolen.syncer.device)
+    layout = laptop.syncer.layout()
+    removal = next(p for _n, w, p in layout.key_files() if w == desktop.syncer.device)
+    held = removal.read_bytes()
+    removal.unlink()  # kept from the laptop
+    minted = crypto.DeviceKeys.generate()
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys,
+                   {crypto.new_id(): Member(minted.public["agreement"], minted.public["signing"])},
+                   set(), [first.digest])  # fmt: skip
+    laptop.service.memories.add(NewMemory("Written while the removal was kept away"))
+    said = laptop.sync().refused  # not left out: it says what it refused, and goes on
+    assert any("leaves out a computer" in line for line in said), said
+    members, _refused = laptop.syncer.chain().evaluate(layout)
+    assert laptop.syncer.device in members.members
+    assert not laptop.syncer.removed_here
+    removal.write_bytes(held)
+    for c in (laptop, desktop, laptop, desktop):
+        c.sync()
+    assert "Written while the removal was kept away" in desktop.texts()
+    assert stolen.syncer.device in laptop.syncer.chain().removed
+
