@@ -1381,4 +1381,3 @@ def test_a_key_file_that_drops_a_member_without_removing_it_takes_no_one_out(
         c.sync()
     assert "Written while the removal was kept away" in desktop.texts()
     assert stolen.syncer.device in laptop.syncer.chain().removed
-
