@@ -1381,3 +1381,41 @@ def test_a_key_file_that_drops_a_member_without_removing_it_takes_no_one_out(
         c.sync()
     assert "Written while the removal was kept away" in desktop.texts()
     assert stolen.syncer.device in laptop.syncer.chain().removed
+
+
+def test_what_the_thief_wrote_after_a_removal_no_one_saw_goes_once_its_remover_joins_again(
+    computers: Computers,
+) -> None:
+    """Seed 8200, schedule 394 at 32 steps: a fourth computer removed the stolen one,
+    and that key file was kept from the others, so the laptop, for which the stolen
+    computer was still a member, took in what the thief wrote afterwards; meanwhile the
+    user removed the fourth computer from the laptop. Once the folder was repaired the
+    stolen computer was out everywhere, but what it wrote after its removal stayed:
+    the computer that first removed it was out too, so its records were judged by the
+    laptop's files, which held them. The computer that first removed it knows how far
+    it had read the stolen one: once it joins again, what it holds is what stands."""
+    laptop, desktop, stolen = _three(computers)
+    fourth = computers.pair(laptop, "fourth")
+    for c in (laptop, desktop, stolen, fourth):
+        c.sync()
+    fourth.syncer.remove(stolen.syncer.device)
+    layout = laptop.syncer.layout()
+    removal = next(p for _n, w, p in layout.key_files() if w == fourth.syncer.device)
+    held = removal.read_bytes()
+    removal.unlink()  # kept from every other computer
+    laptop.syncer.remove(fourth.syncer.device)  # the user, not knowing
+    stolen.service.memories.add(NewMemory("CANARY written after the removal"))
+    stolen.sync()  # the stolen computer's own app: its removal is not in the folder
+    laptop.sync()
+    assert "CANARY written after the removal" in laptop.texts()  # taken in, as a member's
+    removal.write_bytes(held)  # the folder repaired
+    with pytest.raises(SyncError):
+        fourth.sync()  # it hears it was removed
+    computers.pair(laptop, fourth)  # and joins again, keeping what it holds
+    for _ in range(3):
+        for c in (laptop, desktop, fourth):
+            c.sync()
+    for c in (laptop, desktop, fourth):
+        assert stolen.syncer.device in c.syncer.chain().removed
+        assert "CANARY written after the removal" not in c.texts(), c.name
+        assert "Shared before the theft" in c.texts()

@@ -467,9 +467,10 @@ def carrier(
     """The computer whose files say what a computer taken out of the sync (`device`)
     wrote that stands: the writer of the first generation that removed it (the lowest
     number, then the lowest writer id: the same on every computer), which carries its
-    records from then on; when that writer was taken out too, the one that carries that
-    writer's. None when no generation taken removes it (a removal from before
-    generations named their removals).
+    records from then on; when that writer was taken out too, the id it joined again
+    with (`successors`: it still holds what it held, and knows how far it had read),
+    else the one that carries that writer's. None when no generation taken removes it
+    (a removal from before generations named their removals).
 
     What a removed computer writes after its removal is never applied where the removal
     is known; but a computer that had not taken the removal in yet (its key file kept
@@ -497,6 +498,12 @@ def carrier(
         origin = first.writer if origin is None else origin
         if first.writer not in removed:
             return first.writer
+        again = (successors or {}).get(first.writer)
+        if again is not None and again not in removed:
+            # taken out itself, and in again under a new id: it holds what it held when
+            # it removed `current` (how far it had read it), which whoever took it out
+            # did not know, and may have read further
+            return again
         if first.writer in seen:
             again = (successors or {}).get(origin)
             return again if again is not None and again not in removed else None
