@@ -1332,9 +1332,7 @@ def test_a_computer_stopped_beside_a_planted_start_still_hears_it_was_taken_out(
     thief = Thief(stolen)
     first = laptop.syncer.chain().current
     laptop.syncer.remove(stolen.syncer.device)
-    # it names the laptop (a key file that drops a member without removing it is
-    # refused) and removes the desktop along with itself
-    own = {stolen.syncer.device: _member(stolen), laptop.syncer.device: _member(laptop)}
+    own = {stolen.syncer.device: _member(stolen)}
     thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own,
                    {desktop.syncer.device}, [first.digest])  # fmt: skip
     from desktop_mem.core.sync.keys import KeyChain
@@ -1349,6 +1347,13 @@ def test_a_computer_stopped_beside_a_planted_start_still_hears_it_was_taken_out(
     assert desktop.syncer.removed_here
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="open: refusing a key file that drops a member without removing it stops this, "
+    "but the computers' views of who is in differ with what each trusts (the pairing "
+    "offer it joined with), so honest key files were refused too and the model checker's "
+    "computers stopped converging (seed 8200, schedule 48 at 32 steps); not in yet",
+)
 def test_a_key_file_that_drops_a_member_without_removing_it_takes_no_one_out(
     computers: Computers,
 ) -> None:
@@ -1356,8 +1361,8 @@ def test_a_key_file_that_drops_a_member_without_removing_it_takes_no_one_out(
     computer, and the laptop's copy of that key file was damaged. The thief wrote a key
     file on top of the first that named only an id of its own and removed no one; the
     laptop, for which the stolen computer was still a member, counted it and was told it
-    had been left out. A member takes another out only by removing it, so such a key
-    file is refused, and the laptop goes on."""
+    had been left out. A member should take another out only by removing it, and the
+    laptop go on."""
     laptop, desktop, stolen = _three(computers)
     thief = Thief(stolen)
     first = laptop.syncer.chain().current

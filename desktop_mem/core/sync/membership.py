@@ -10,9 +10,7 @@ still holds every key it had). It is granted by signatures of members:
 - A **generation** record (a key file) seals a new sync key to the members its writer
   names, says which computers are removed (every removal its writer knew of: the list
   only grows) and which generations it builds on (its *parents*). It is taken only when
-  signed by a member of what it builds on, whom it does not remove itself, and when it
-  names every member the key files it builds on name, or removes it: a computer is
-  taken out by a removal, never by being left off a list.
+  signed by a member of what it builds on, whom it does not remove itself.
 
 Generations form a graph: two computers that each make one without having seen the
 other's make two *heads*. All of them count, and the result is the same whatever order
@@ -240,8 +238,7 @@ def evaluate(
             continue
         seen = frozenset().union(*(graph.ancestors[p] | {p} for p in parents))
         if not trusted:
-            named = [graph.taken[p] for p in parents]
-            why = _why_not(g, graph.view(seen), verify, named)
+            why = _why_not(g, graph.view(seen), verify)
             if why is not None:
                 refused.append((g.name, why))
                 continue
@@ -515,9 +512,7 @@ def _order(g: Generation) -> tuple[str, str]:
     return (g.writer, g.digest)
 
 
-def _why_not(
-    g: Generation, before: View, verify: Verify, parents: Iterable[Generation] = ()
-) -> str | None:
+def _why_not(g: Generation, before: View, verify: Verify) -> str | None:
     """Why a generation is not taken, given the membership it builds on; None if it is."""
     if g.writer in g.removed:
         return "it removes its own writer"
@@ -529,15 +524,6 @@ def _why_not(
     if not before.removed <= g.removed:
         # a member writes on top of what it read: every removal it knew of stays
         return "it brings back a computer that was removed"
-    # a member takes another out only by removing it: a key file that drops, without
-    # a removal, a member the key files it builds on name (every member writes every
-    # member it knows) would take that computer out with no removal to undo it
-    named = {
-        d for p in parents if p.digest in before.lawful for d in p.members
-        if d in before.members
-    }  # fmt: skip
-    if not named <= set(g.members) | set(g.removed):
-        return "it leaves out a computer it does not remove"
     return None
 
 
