@@ -444,6 +444,7 @@ class World:
         self.members_at_theft: set[str] = set()
         self.user_removed: set[str] = set()  # computers the user took out
         self.removal = ""  # the digest of the key file that removed the stolen computer
+        self.repaired = False  # the folder was repaired: from now on nothing may stall
         self.known_hole = False  # a known design question was hit: the schedule ends
         self.before_theft: set[str] = set()  # honest files the thief could read anyway
         self.counter = 0
@@ -593,6 +594,19 @@ class World:
                     # be told, at the latest when every computer learns where it stands
                     self.doubted.setdefault(str(box.inviter), f"{box.name} could not join: {exc}")
                     self.stats["could not join: its inviter left out"] += 1
+            return
+        if (
+            exc.reason == "sync_left_out"
+            and not self.repaired
+            and self.thief is not None
+            and not box.by_user
+            and not box.taken_in(self.removal)
+        ):
+            # the stolen computer's removal is kept from it, so the thief is a member
+            # there and can leave it off a key file: it stops until the removal reaches
+            # it, which only the repair promises (it must be in at its first pass after)
+            self.note(f"{box.name} stopped: left out while the removal is kept from it")
+            self.stats["left out while the removal was kept from it"] += 1
             return
         box.state, box.why_out = "out", str(exc.reason)
         self.note(f"{box.name} is out: {exc.reason}")
@@ -1386,6 +1400,7 @@ class World:
         """A bounded number of passes brings every honest computer to the same memories;
         a computer taken out is told so and joins again."""
         self.repair()
+        self.repaired = True
         # every computer learns where it stands (through an engine, a removal written in
         # the first of these rounds reaches the others at the second); one told it is
         # out joins again. A computer let in by one that had to join again is out in
