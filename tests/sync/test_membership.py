@@ -208,6 +208,27 @@ def test_a_computer_that_removed_the_one_that_let_it_in_stays() -> None:
     assert set(m.members) == {"desktop", "stolen"} and m.settled
 
 
+def test_who_is_in_does_not_depend_on_how_far_back_the_anchor_goes() -> None:
+    """The desktop removes the laptop that let it and the tablet in; the laptop joins
+    again (the tablet lets it in) and removes the desktop. The second removal carries
+    the laptop's without naming the desktop: it took the desktop out, so it knew of it,
+    and the desktop's join (which the first removal kept) still counts for what came
+    before. The tablet, which trusts only the first key file, sees the same members as
+    a computer that trusts them all (it was told it was left out)."""
+    w, g1, anchor = _three()
+    w.computer("tablet")
+    w.join("tablet", "laptop", g1)
+    g2 = w.generation("desktop", 2, [g1], ["desktop", "stolen", "tablet"], removed={"laptop"})
+    w.computer("laptop2")
+    w.join("laptop2", "tablet", g2)
+    g3 = w.generation("laptop2", 3, [g2], ["laptop2", "stolen", "tablet"],
+                      removed={"laptop", "desktop"})  # fmt: skip
+    for trusted in ({g1.digest}, {g1.digest, g2.digest}, {g1.digest, g2.digest, g3.digest}):
+        m = _same_in_any_order(w, Anchor(frozenset(trusted)))
+        assert set(m.members) == {"laptop2", "stolen", "tablet"}, len(trusted)
+        assert m.removed == {"laptop", "desktop"} and m.settled
+
+
 def test_one_let_in_just_before_a_removal_it_missed_stays_and_gets_the_key() -> None:
     """The tablet was let in by the laptop while the desktop, not having seen it,
     removed the stolen computer: the tablet stays in (the laptop vouches), and the sync

@@ -207,7 +207,7 @@ def evaluate(
     every removal: a generation whose writer was removed by one that does not build on
     it vouches for no one, nor does anything that was a member only through it; a join
     signed by a computer that a generation removed without keeping the one it let in
-    counts for nothing."""
+    (named among those in, or taken out along with it) counts for nothing."""
     ordered = sorted(generations, key=lambda g: (g.number, g.writer, g.digest))
     join_list = sorted(joins, key=lambda j: (j.device, j.digest))
     graph = _Graph(anchor, join_list, verify, raw=_Graph(anchor, join_list, verify))
@@ -406,9 +406,15 @@ class _Graph:
 
     def void_join(self, join: Join, context: frozenset[str]) -> bool:
         """A join whose voucher was removed by a generation that did not keep the
-        computer it let in (the removal did not know of it)."""
+        computer it let in (the removal did not know of it). One whose removal of that
+        computer counts knew of it too: a later removal carrying the voucher's along
+        with the computer's own does not void what the first removal kept (whether the
+        computer's earlier key files vouch must not depend on how far back a computer's
+        anchor goes)."""
         return any(
-            join.device not in self.taken[r].members for r in self.removals(join.voucher, context)
+            join.device not in self.taken[r].members
+            and join.device not in self.removed_by(r, context)
+            for r in self.removals(join.voucher, context)
         )
 
     def view(self, nodes: frozenset[str], context: frozenset[str] | None = None) -> View:
