@@ -527,3 +527,56 @@ def test_a_computer_joined_with_a_code_takes_a_key_made_before_a_removal_it_knew
     late.sync()
     assert late.texts() == ["I keep bees", "after both removals"]
     assert late.syncer.chain().current.digest == laptop.syncer.chain().current.digest
+
+
+def _joined(computers: Computers, engine: SimEngine, name: str, code: str) -> Computer:
+    """Another computer, with its own copy of the folder, joined with the recovery code."""
+    folder = computers.root / f"{name}-Sync"
+    folder.mkdir()
+    engine.add_folder(folder)
+    engine.settle()
+    c = computers.new(name)
+    c.syncer.join(folder, pairing.join_with_recovery_code(_layout(folder), code), name)
+    for x in (c, *computers.all, c):
+        x.sync()
+        engine.settle()
+    return c
+
+
+def test_a_key_file_a_copy_wrote_over_this_computers_own_reaches_the_others(
+    computers: Computers,
+) -> None:
+    """What the three-computer fuzz showed (seed 4203, a computer waiting round after
+    round): the laptop and its copy (a cloned disk) each wrote a key file of the same
+    generation, under the same name (the laptop took the phone out, the copy the
+    tablet); the engine kept the copy's. The copy went on as a new computer, the laptop
+    kept the identity and built the next generation on both (the removals differed);
+    the others could never take it: one of its parents was nowhere in the folder, nor
+    carried in it (a computer carries only the key files others wrote: it puts its own
+    back, but not over one signed with its key). Now it carries its own too when the
+    folder holds another version under its name."""
+    laptop, desktop, engine = _apart(computers)
+    code = laptop.code
+    phone = _joined(computers, engine, "phone", code)
+    tablet = _joined(computers, engine, "tablet", code)
+    laptop, clone = _clone(computers, engine, laptop)
+    laptop.syncer.remove(phone.syncer.device)
+    clone.syncer.remove(tablet.syncer.device)
+    ours = _layout(engine.folders[0]).keys
+    theirs = _layout(engine.folders[-1]).keys
+    name = next(p.name for p in theirs.glob("*.dmk") if not (ours / p.name).exists() or
+                (ours / p.name).read_bytes() != p.read_bytes())  # fmt: skip
+    (ours / name).write_bytes((theirs / name).read_bytes())  # the engine keeps the copy's
+    engine.settle()
+    for c in (clone, laptop, desktop, clone, laptop, desktop):
+        c.sync()
+        engine.settle()
+    assert clone.syncer.device != laptop.syncer.device
+    current = laptop.syncer.chain().current
+    assert desktop.syncer.chain().current.digest == current.digest
+    assert {phone.syncer.device, tablet.syncer.device} <= desktop.syncer.chain().removed
+    laptop.service.memories.add(NewMemory("written on the laptop after"))
+    for c in (laptop, desktop):
+        c.sync()
+        engine.settle()
+    assert "written on the laptop after" in desktop.texts()

@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import hashlib
 import json
 import os
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from cryptography.exceptions import InvalidTag
@@ -522,7 +524,7 @@ class KeyChain:
         authority = self._authority_for(recovery, lock)
         if authority is not None:
             body["authority"] = authority
-        carries = self._carries(heads, me)
+        carries = self._carries(layout, heads, me)
         if carries:
             body["carries"] = carries
         staged = None if signing is None else signing(files.key_name(number, me))
@@ -538,16 +540,21 @@ class KeyChain:
         )  # fmt: skip
         return self.current
 
-    def _carries(self, heads: list[Signed], me: str) -> dict[str, str]:
+    def _carries(self, layout: files.Layout, heads: list[Signed], me: str) -> dict[str, str]:
         """The key files a new generation builds on that others wrote, each whole (as
         kept here), so that a computer that reads it can take them even when the folder
         no longer holds them as they were: only their writer puts a key file back, and a
-        removed computer can write its own again, differently, under the same name."""
+        removed computer can write its own again, differently, under the same name. And
+        one of its own that the folder holds another version of under its name: a copy
+        of this computer (a cloned disk) wrote that one, signed with the same key, and
+        this computer cannot put its own back over it (core/sync/own.py)."""
         out: dict[str, str] = {}
         budget = records.CARRIED_CAP
         for g in heads:
             kept = self.kept.get(g.digest)
-            if g.writer == me or kept is None or kept[0] != records.GENERATION:
+            if kept is None or kept[0] != records.GENERATION:
+                continue
+            if g.writer == me and _in_place(layout.keys / g.name, g.digest):
                 continue
             data = base64.b64encode(kept[1]).decode()
             if len(data) <= budget:
@@ -612,3 +619,9 @@ __all__ = [
     "Pending",
     "Refreshed",
 ]
+
+
+def _in_place(path: Path, digest: str) -> bool:
+    """Whether the folder holds this key file, as it was, under its name."""
+    data = files.read_bytes(path, "keys")
+    return data is not None and hashlib.sha256(data).hexdigest() == digest
