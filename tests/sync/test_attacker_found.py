@@ -1454,3 +1454,48 @@ def test_one_let_in_at_the_start_stays_in_when_the_remover_is_taken_out_in_turn(
     for c in (tablet, laptop):
         members = c.syncer.chain().members
         assert set(members) == {tablet.syncer.device, laptop.syncer.device}
+
+
+def test_a_computer_let_in_does_not_take_a_key_file_of_an_id_the_thief_made_up(
+    computers: Computers,
+) -> None:
+    """Seed 8200, schedule 50 at 32 steps: after its removal the thief
+    wrote a key file on the generation before it naming an id of its own making, and a
+    key file signed by that id on top. Every computer refused the second (a removed
+    computer's list vouches for no one it alone names). But a computer let in with a
+    pairing code trusted every key file its inviter had taken, the thief's first one
+    among them, so it took the second, built its next key file on it, and the others
+    waited for that one's parent for good: nothing it wrote reached them."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    desktop.syncer.remove(stolen.syncer.device)
+    for c in (laptop, desktop):
+        c.sync()
+    made_up, made_keys = crypto.new_id(), crypto.DeviceKeys.generate()
+    made = Member(made_keys.public["agreement"], made_keys.public["signing"])
+    n = first.number + 1
+    thief.key_file(n, stolen.syncer.device, thief.keys,
+                   {stolen.syncer.device: _member(stolen), made_up: made,
+                    laptop.syncer.device: _member(laptop), desktop.syncer.device: _member(desktop)},
+                   set(), [first.digest])  # fmt: skip
+    backdated = _digest_of(laptop, n, stolen.syncer.device)
+    thief.key_file(n + 1, made_up, made_keys,
+                   {made_up: made, laptop.syncer.device: _member(laptop),
+                    desktop.syncer.device: _member(desktop)},
+                   set(), [backdated])  # fmt: skip
+    for c in (laptop, desktop):
+        said = c.sync().refused
+        assert any(made_up in line for line in said), said  # the made-up id's is refused
+    tablet = computers.pair(laptop, "tablet")
+    tablet.service.memories.add(NewMemory("Written on the computer let in"))
+    for _ in range(2):
+        for c in (tablet, laptop, desktop):
+            c.sync()
+    for c in (tablet, laptop, desktop):
+        assert "Written on the computer let in" in c.texts(), c.name
+        assert set(c.syncer.chain().members) == {
+            laptop.syncer.device,
+            desktop.syncer.device,
+            tablet.syncer.device,
+        }

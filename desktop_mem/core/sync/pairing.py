@@ -54,6 +54,12 @@ def offer(chain: KeyChain, layout: files.Layout, me: str, signer: crypto.DeviceK
     now = int(time.time())
     expires = now + PAIRING_SECONDS
     anchor = chain.anchor or Anchor(frozenset())
+    # the key files it vouches for: those whose writers were not removed, and what it
+    # trusts itself. The others it carries too, to be checked there as everywhere: a
+    # removed computer's key file, trusted, would vouch there for an id the thief made
+    # up, whose own key file would then be taken there and refused everywhere else
+    lawful = chain.membership.lawful if chain.membership is not None else set(chain.kept)
+    vouched = sorted(d for d in chain.kept if d in lawful or d in anchor.trusted)
     secret = json.dumps(
         {
             "keys": {k: v.hex() for k, v in chain.keys.items()},
@@ -68,6 +74,7 @@ def offer(chain: KeyChain, layout: files.Layout, me: str, signer: crypto.DeviceK
             # records make are in the records, and the joining computer reads them the
             # same way (the rules must run alike on every computer)
             "removed": sorted(anchor.removed),
+            "vouched": vouched,
             "offered_at": now,
         }
     ).encode()
@@ -226,12 +233,18 @@ def _from_offer(
         offered_at = int(data["offered_at"])
         members = {str(d): records.member_of(m) for d, m in data.get("members", {}).items()}
         removed = frozenset(str(d) for d in data.get("removed", []))
+        vouched = data.get("vouched")  # None: an offer from before it was said
+        vouched = None if vouched is None else {str(d) for d in vouched}
     except (KeyError, TypeError, ValueError, AttributeError, SyncRefused):
         raise SyncRefused(
             "the pairing offer was made by an older version of desktop-mem: update it on "
             "the computer that showed the code, and show a new one"
         ) from None
-    trusted = frozenset(d for d, (kind, _b) in chain.kept.items() if kind == records.GENERATION)
+    trusted = frozenset(
+        d
+        for d, (kind, _b) in chain.kept.items()
+        if kind == records.GENERATION and (vouched is None or d in vouched)
+    )
     # a removal the records carried here say themselves counts from the generation that
     # made it; as part of the anchor it would count everywhere, before it too: a
     # generation written before it, by a computer the removed one had let in, would be
