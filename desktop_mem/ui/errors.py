@@ -172,6 +172,10 @@ def _wording(reason: str, model: str, lines: int) -> str | None:
             "errors",
             "This synced profile has no recovery code (it is protected by a passphrase): join with a pairing code shown on a computer that syncs it.",
         ),
+        "sync_recovery_blocked": lambda: QCoreApplication.translate(
+            "errors",
+            "Your recovery code is right, but the newest key file in this sync folder does not let it in (damaged, or written by a computer removed since): join with a pairing code shown on one of your computers, or try again once they have synced.",
+        ),
         "sync_removed": lambda: QCoreApplication.translate(
             "errors",
             "This computer was removed from the sync by another one: what it holds stays here, but it no longer syncs. To sync it again, show a pairing code on one of your other computers and enter it in Settings > Sync, under Join again.",

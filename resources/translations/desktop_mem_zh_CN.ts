@@ -3760,27 +3760,27 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncController</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="287" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="289" />
         <source>Syncing… %1%</source>
         <translation>正在同步… %1%</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="289" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="291" />
         <source>Syncing…</source>
         <translation>正在同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="292" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="294" />
         <source>Not synced: the reason is below</source>
         <translation>未同步：原因见下方</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="293" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="295" />
         <source>Not synced: see Settings &gt; Sync</source>
         <translation>未同步：请查看“设置 &gt; 同步”</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_controller.py" line="295" />
+        <location filename="../../desktop_mem/ui/sync_controller.py" line="297" />
         <source>Sync on</source>
         <translation>同步已开启</translation>
     </message>
@@ -4659,7 +4659,7 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="81" />
-        <location filename="../../desktop_mem/ui/errors.py" line="215" />
+        <location filename="../../desktop_mem/ui/errors.py" line="219" />
         <source>That memory no longer exists: it was deleted. Nothing was changed.</source>
         <translation>这条记忆已不存在：它已被删除。没有做任何更改。</translation>
     </message>
@@ -4795,101 +4795,106 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
     </message>
     <message>
         <location filename="../../desktop_mem/ui/errors.py" line="175" />
+        <source>Your recovery code is right, but the newest key file in this sync folder does not let it in (damaged, or written by a computer removed since): join with a pairing code shown on one of your computers, or try again once they have synced.</source>
+        <translation>你的恢复码是对的，但这个同步文件夹中最新的密钥文件不允许它加入（已损坏，或由一台之后被移除的电脑写入）：请用你的某台电脑上显示的配对码加入，或等它们同步后再试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/errors.py" line="179" />
         <source>This computer was removed from the sync by another one: what it holds stays here, but it no longer syncs. To sync it again, show a pairing code on one of your other computers and enter it in Settings &gt; Sync, under Join again.</source>
         <translation>另一台电脑已把这台电脑从同步中移除：这里的内容会保留，但不再同步。要重新同步，请在你的另一台电脑上显示配对码，然后在“设置 &gt; 同步”的“重新加入”下输入它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="179" />
+        <location filename="../../desktop_mem/ui/errors.py" line="183" />
         <source>This computer is no longer in the sync: the computer that let it in was removed before the others knew of this one. What it holds stays here. To sync it again, show a pairing code on one of your other computers and enter it in Settings &gt; Sync, under Join again.</source>
         <translation>这台电脑已不在同步中：让它加入的那台电脑在其他电脑得知这台电脑之前被移除了。这里的内容会保留。要重新同步，请在你的另一台电脑上显示配对码，然后在“设置 &gt; 同步”的“重新加入”下输入它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="183" />
+        <location filename="../../desktop_mem/ui/errors.py" line="187" />
         <source>The sync folder now holds a second start of this synced profile that the recovery code opens: someone who can write the folder planted one, and this computer, which joined with the recovery code, cannot tell which is yours. It writes nothing to the folder while both are there. To go on now, show a pairing code on one of your other computers and enter it in Settings &gt; Sync, under Join again. What it holds stays here.</source>
         <translation>同步文件夹中现在有这个同步资料的第二个起点，你的恢复码也能打开它：能写入该文件夹的人放入了其中一个，而这台电脑是用恢复码加入的，无法分辨哪一个是你的。两个都在时，它不会向文件夹写入任何内容。要现在继续，请在你的另一台电脑上显示配对码，然后在“设置 &gt; 同步”的“重新加入”下输入它。这里的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="187" />
+        <location filename="../../desktop_mem/ui/errors.py" line="191" />
         <source>The pairing code this computer joined with was used by another computer first, so this one was not let in: show a new pairing code on one of your other computers and enter it in Settings &gt; Sync, under Join again.</source>
         <translation>这台电脑加入时用的配对码已先被另一台电脑使用，所以这台电脑没有被加入：请在你的另一台电脑上显示新的配对码，然后在“设置 &gt; 同步”的“重新加入”下输入它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="191" />
+        <location filename="../../desktop_mem/ui/errors.py" line="195" />
         <source>The pairing code this computer joined with expired before the computer that showed it could let this one in: show a new pairing code there, keep both computers on, and enter it in Settings &gt; Sync, under Join again.</source>
         <translation>这台电脑加入时用的配对码在显示它的电脑让这台电脑加入之前就过期了：请在那台电脑上显示新的配对码，让两台电脑都保持开机，然后在“设置 &gt; 同步”的“重新加入”下输入它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="195" />
+        <location filename="../../desktop_mem/ui/errors.py" line="199" />
         <source>This sync folder holds more than one start of this synced profile that your recovery code opens: one of them was planted by someone else. Join with a pairing code shown on one of your computers instead.</source>
         <translation>这个同步文件夹里有不止一个能用你的恢复码打开的同步起点：其中一个是别人放进来的。请改用你的某台电脑上显示的配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="199" />
+        <location filename="../../desktop_mem/ui/errors.py" line="203" />
         <source>This computer has not been given the newest sync key yet: try again after the next sync, or show the pairing code on another of your computers.</source>
         <translation>这台电脑还没有拿到最新的同步密钥：请在下次同步后再试，或在你的另一台电脑上显示配对码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="203" />
+        <location filename="../../desktop_mem/ui/errors.py" line="207" />
         <source>The sync folder, or the keys folder inside it, was replaced by a symbolic link or by something that is not a folder: desktop-mem never reads or writes through it. Put the real folder in its place, or move this computer to another folder (Settings &gt; Sync &gt; Move to another folder…), then sync again.</source>
         <translation>同步文件夹（或其中的密钥文件夹）被换成了一个符号链接，或者不是文件夹的东西：desktop-mem 绝不会通过它读写。请把真正的文件夹放回原处，或者把这台电脑移到另一个文件夹（“设置 &gt; 同步 &gt; 移到另一个文件夹…”），然后再同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="207" />
+        <location filename="../../desktop_mem/ui/errors.py" line="211" />
         <source>Another window or command is syncing this profile right now: try again in a moment.</source>
         <translation>另一个窗口或命令正在同步这个配置：请稍后再试。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="211" />
+        <location filename="../../desktop_mem/ui/errors.py" line="215" />
         <source>This profile already syncs: turn sync off first.</source>
         <translation>这个配置已经在同步：请先关闭同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="214" />
+        <location filename="../../desktop_mem/ui/errors.py" line="218" />
         <source>This profile is not synced.</source>
         <translation>这个配置没有同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="218" />
+        <location filename="../../desktop_mem/ui/errors.py" line="222" />
         <source>Choose whether to move the space's contents to the shared space or to delete them.</source>
         <translation>请选择把这个空间的内容移到共享空间，还是删除它们。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="222" />
+        <location filename="../../desktop_mem/ui/errors.py" line="226" />
         <source>There is already a space with that name: choose another name.</source>
         <translation>已有同名的空间：请换一个名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="225" />
+        <location filename="../../desktop_mem/ui/errors.py" line="229" />
         <source>A space needs a name: type one.</source>
         <translation>空间需要一个名称：请输入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="228" />
+        <location filename="../../desktop_mem/ui/errors.py" line="232" />
         <source>That name is too long: a space's name is at most 60 characters.</source>
         <translation>名称太长了：空间名称最多 60 个字符。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="231" />
+        <location filename="../../desktop_mem/ui/errors.py" line="235" />
         <source>That is the name of the shared space: choose another name.</source>
         <translation>这是共享空间的名称：请换一个名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="234" />
+        <location filename="../../desktop_mem/ui/errors.py" line="238" />
         <source>That instruction is too long: keep it under 2,000 characters.</source>
         <translation>指示太长了：请控制在 2,000 个字符以内。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="237" />
+        <location filename="../../desktop_mem/ui/errors.py" line="241" />
         <source>That space still holds memories, conversations or documents: move them to the shared space or delete them first.</source>
         <translation>这个空间里还有记忆、对话或文档：请先把它们移到共享空间或删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="242" />
+        <location filename="../../desktop_mem/ui/errors.py" line="246" />
         <source>That space no longer exists: it was deleted, here or on another computer. Nothing was changed.</source>
         <translation>这个空间已不存在：它已在这台或另一台电脑上被删除。没有做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/errors.py" line="247" />
+        <location filename="../../desktop_mem/ui/errors.py" line="251" />
         <source>That document is in a watched folder: move the folder instead (beside Watched folders).</source>
         <translation>这个文档在监视文件夹中：请改为移动该文件夹（在“监视的文件夹”旁边）。</translation>
     </message>

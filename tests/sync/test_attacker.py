@@ -128,6 +128,9 @@ REASONS = {
     "sync_no_offer",
     "sync_not_found",  # the first key file the recovery code starts from is not there
     "sync_no_recovery",
+    # the recovery code is right, but the key file it would join with is the thief's
+    # (its removal not in this copy of the folder yet) or damaged
+    "sync_recovery_blocked",
     "wrong_code",
 }
 OUT = ("sync_removed", "sync_left_out", "sync_code_used", "sync_code_expired")

@@ -1499,3 +1499,32 @@ def test_a_computer_let_in_does_not_take_a_key_file_of_an_id_the_thief_made_up(
             desktop.syncer.device,
             tablet.syncer.device,
         }
+
+
+def test_a_right_recovery_code_is_not_called_wrong_beside_the_thiefs_key_file(
+    computers: Computers,
+) -> None:
+    """Seed 8200, schedule 510 at 32 steps: with the stolen computer's removal kept
+    out of the folder, the newest key file was the thief's, which the recovery code
+    cannot join with; a computer joining with the right code was told that the code
+    did not open the profile (or that the profile had none). It is told the code is
+    right and what stands in its way, and joins once the removal is back."""
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    desktop.syncer.remove(stolen.syncer.device)
+    layout = laptop.syncer.layout()
+    removal = next(p for _n, w, p in layout.key_files() if w == desktop.syncer.device)
+    held = removal.read_bytes()
+    removal.unlink()  # kept out of the folder
+    everyone = {d.syncer.device: _member(d) for d in (laptop, desktop, stolen)}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, everyone, set(),
+                   [first.digest])  # fmt: skip
+    with pytest.raises(SyncError) as told:
+        computers.join("tablet", laptop.code)
+    assert told.value.reason == "sync_recovery_blocked", told.value
+    assert "recovery code is right" in str(told.value)
+    removal.write_bytes(held)  # the folder repaired
+    tablet = computers.join("tablet", laptop.code)
+    tablet.sync()
+    assert stolen.syncer.device in tablet.syncer.chain().removed

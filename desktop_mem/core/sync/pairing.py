@@ -402,6 +402,15 @@ def _fallback(m: Membership, chain: KeyChain, former: frozenset[str]) -> Generat
     return usable[-1] if usable else None
 
 
+def _fits(lock: object, code: str) -> bool:
+    """Whether the recovery code is the one of this lock (a start's)."""
+    try:
+        found = RecoveryLock.from_dict(lock)
+    except DatabaseCorrupt:
+        return False
+    return found is not None and found.fits(code)
+
+
 def _from_0_4(layout: files.Layout) -> bool:
     """Whether the sync's first key file is one 0.4 wrote (no parents)."""
     for number, writer, path in layout.key_files():
@@ -522,6 +531,17 @@ def join_with_recovery_code(
             "recovery code opens: one of them was planted by someone else. Join with a "
             "pairing code shown on one of your computers instead.",
             reason="sync_ambiguous",
+        )
+    if any(_fits(start.body.get("lock"), code) for start in starts):
+        # the code is this sync's, but the key file it would join with does not let it
+        # in: one written by a computer removed since (whose removal this copy of the
+        # folder lacks, or lacked), or damaged. Saying the code is wrong would be untrue
+        raise SyncError(
+            "Your recovery code is right, but the newest key file in this sync folder does "
+            "not let it in (damaged, or written by a computer removed since): join with a "
+            "pairing code shown on one of your computers, or try again once they have "
+            "synced.",
+            reason="sync_recovery_blocked",
         )
     if no_lock:
         raise SyncError(
