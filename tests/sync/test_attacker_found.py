@@ -1347,6 +1347,16 @@ def test_a_computer_stopped_beside_a_planted_start_still_hears_it_was_taken_out(
     assert desktop.syncer.removed_here
 
 
+def _removal_kept_away(computers: Computers) -> tuple[Computer, Computer, Computer, Path]:
+    """Three computers; the desktop removes the stolen one, and the returned path is that
+    key file, which the test then keeps out of the folder (and puts back)."""
+    laptop, desktop, stolen = _three(computers)
+    desktop.syncer.remove(stolen.syncer.device)
+    layout = laptop.syncer.layout()
+    removal = next(p for _n, w, p in layout.key_files() if w == desktop.syncer.device)
+    return laptop, desktop, stolen, removal
+
+
 def test_a_computer_the_thief_leaves_off_a_key_file_is_back_once_the_removal_reaches_it(
     computers: Computers,
 ) -> None:
@@ -1359,12 +1369,9 @@ def test_a_computer_the_thief_leaves_off_a_key_file_is_back_once_the_removal_rea
     (Refusing such a key file outright was tried: which computers are members depends
     on what each trusts, so honest key files were refused too and schedule 48 stopped
     converging.)"""
-    laptop, desktop, stolen = _three(computers)
+    laptop, desktop, stolen, removal = _removal_kept_away(computers)
     thief = Thief(stolen)
     first = laptop.syncer.chain().current
-    desktop.syncer.remove(stolen.syncer.device)
-    layout = laptop.syncer.layout()
-    removal = next(p for _n, w, p in layout.key_files() if w == desktop.syncer.device)
     held = removal.read_bytes()
     removal.unlink()  # kept from the laptop
     minted = crypto.DeviceKeys.generate()
@@ -1509,12 +1516,9 @@ def test_a_right_recovery_code_is_not_called_wrong_beside_the_thiefs_key_file(
     cannot join with; a computer joining with the right code was told that the code
     did not open the profile (or that the profile had none). It is told the code is
     right and what stands in its way, and joins once the removal is back."""
-    laptop, desktop, stolen = _three(computers)
+    laptop, desktop, stolen, removal = _removal_kept_away(computers)
     thief = Thief(stolen)
     first = laptop.syncer.chain().current
-    desktop.syncer.remove(stolen.syncer.device)
-    layout = laptop.syncer.layout()
-    removal = next(p for _n, w, p in layout.key_files() if w == desktop.syncer.device)
     held = removal.read_bytes()
     removal.unlink()  # kept out of the folder
     everyone = {d.syncer.device: _member(d) for d in (laptop, desktop, stolen)}

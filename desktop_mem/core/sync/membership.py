@@ -489,7 +489,6 @@ def carrier(
     taken = list(generations)
     seen = {device}
     current = device
-    origin: str | None = None
     while True:
         first = min(
             (g for g in taken if current in g.removed),
@@ -498,18 +497,17 @@ def carrier(
         )
         if first is None:
             return None
-        origin = first.writer if origin is None else origin
         if first.writer not in removed:
             return first.writer
         again = (successors or {}).get(first.writer)
         if again is not None and again not in removed:
             # taken out itself, and in again under a new id: it holds what it held when
             # it removed `current` (how far it had read it), which whoever took it out
-            # did not know, and may have read further
+            # did not know, and may have read further (the first remover in a loop of
+            # removals was asked this at the first step: none is left to ask)
             return again
         if first.writer in seen:
-            again = (successors or {}).get(origin)
-            return again if again is not None and again not in removed else None
+            return None
         seen.add(first.writer)
         current = first.writer
 
