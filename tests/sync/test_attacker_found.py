@@ -1182,17 +1182,10 @@ def test_what_the_thief_wrote_does_not_stay_when_it_takes_out_the_one_that_remov
         assert "Written by the thief after the removal" not in c.texts(), c.name
 
 
-def test_what_the_thief_deleted_of_the_computers_own_comes_back_to_it_too(
-    computers: Computers,
-) -> None:
-    """Found by the fuzz (three computers, seeds 4207, 4208 and 4210): as above, but
-    what the thief deleted and edited while its removal was hidden was the desktop's
-    own: its memory, its edit, and the messages of its chat. When the removal reaches
-    the desktop, the thief's changes are undone and every computer still in is read
-    again, so that what they overwrote comes back "from whoever wrote it"; but the
-    desktop wrote it, and no computer sends the desktop its own records back. The
-    laptop, which never took the thief's changes, kept them: the two differed for good.
-    Now the desktop's status asks the others to send back what they hold of its own."""
+def _the_desktops_own_overwritten(computers: Computers) -> tuple[Computer, Computer, Path]:
+    """The thief deletes and edits the desktop's own memories and chat while its removal
+    is hidden from the desktop, which takes the changes in; then the removal's key file
+    is put back. The laptop, the desktop and the desktop's status file."""
     laptop, desktop, stolen = _three(computers)
     desktop.service.memories.add(NewMemory("My sister lives in Porto"))
     mine = desktop.service.memories.add(NewMemory("My passport number ends in 417")).memory
@@ -1216,6 +1209,21 @@ def test_what_the_thief_deleted_of_the_computers_own_comes_back_to_it_too(
     desktop.sync(compact=True)
     assert "My sister lives in Porto" not in desktop.texts()  # taken in, the removal hidden
     path.write_bytes(saved)
+    return laptop, desktop, layout.device(desktop.syncer.device) / files.STATUS
+
+
+def test_what_the_thief_deleted_of_the_computers_own_comes_back_to_it_too(
+    computers: Computers,
+) -> None:
+    """Found by the fuzz (three computers, seeds 4207, 4208 and 4210): what the thief
+    deleted and edited while its removal was hidden was the desktop's own: its memory,
+    its edit, and the messages of its chat. When the removal reaches the desktop, the
+    thief's changes are undone and every computer still in is read again, so that what
+    they overwrote comes back "from whoever wrote it"; but the desktop wrote it, and no
+    computer sends the desktop its own records back. The laptop, which never took the
+    thief's changes, kept them: the two differed for good. Now the desktop's status
+    asks the others to send back what they hold of its own."""
+    laptop, desktop, _status = _the_desktops_own_overwritten(computers)
     for _ in range(3):  # the laptop compacting at once: its snapshot gives them back too
         laptop.sync(compact=True)
         desktop.sync()
@@ -1223,6 +1231,29 @@ def test_what_the_thief_deleted_of_the_computers_own_comes_back_to_it_too(
     assert "My sister lives in Porto" in desktop.texts()
     assert "My passport number ends in 418" in desktop.texts()
     assert [c.title for c in desktop.service.profile.conversations.list()] == ["Packing"]
+
+
+def test_an_ask_for_records_back_is_answered_once_even_when_its_status_comes_again(
+    computers: Computers,
+) -> None:
+    """The desktop's ask (above) stays in its status. The laptop answers it once: not
+    again at each pass that reads the same status, nor when an older status carrying the
+    ask is put back in the folder (an engine's replay, or whoever can write the folder)."""
+    laptop, desktop, status = _the_desktops_own_overwritten(computers)
+    desktop.sync()  # takes the removal in, undoes the thief's changes, asks
+    asking = status.read_bytes()
+    state = laptop.syncer.state
+    seq = state.int("seq")
+    laptop.sync()
+    assert state.int("seq") == seq + 1  # what it holds of the desktop's, refiled
+    for _ in range(3):
+        desktop.sync()
+        laptop.sync()
+    assert "My sister lives in Porto" in desktop.texts()
+    assert state.int("seq") == seq + 1
+    status.write_bytes(asking)
+    laptop.sync()
+    assert state.int("seq") == seq + 1
 
 
 def test_what_the_first_remover_carries_comes_back_when_the_tablet_learns_of_it_late(
