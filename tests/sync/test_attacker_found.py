@@ -1563,3 +1563,49 @@ def test_a_right_recovery_code_is_not_called_wrong_beside_the_thiefs_key_file(
     tablet = computers.join("tablet", laptop.code)
     tablet.sync()
     assert stolen.syncer.device in tablet.syncer.chain().removed
+
+
+def test_a_join_copied_under_another_computers_name_is_not_taken_for_a_copy_of_this_one(
+    computers: Computers,
+) -> None:
+    """Found by the model checker (seed 8400, schedule 33 through the engine): whoever
+    can write the folder copied a join the laptop had signed (the one that let the
+    stolen computer in) over another computer's join in keys/. The laptop took it for a
+    copy of itself at work (a valid record signed with its key that it did not write)
+    and went on as a new computer, at will of someone with no key; there, with the
+    thief's key file taking its former id out, it was out in its own view without being
+    told, and its pairing code let no one in. A record under a name that is not its own
+    is a misplaced copy: written back, and the computer stays itself."""
+    laptop, desktop, stolen = _three(computers)
+    layout = laptop.syncer.layout()
+    device = laptop.syncer.device
+    planted = layout.keys / files.join_name(desktop.syncer.device)
+    real = planted.read_bytes()
+    planted.write_bytes((layout.keys / files.join_name(stolen.syncer.device)).read_bytes())
+    laptop.service.memories.add(NewMemory("Written on the laptop after"))
+    laptop.sync()
+    assert laptop.syncer.device == device
+    assert planted.read_bytes() == real
+    desktop.sync()
+    assert "Written on the laptop after" in desktop.texts()
+
+
+def test_a_change_file_copied_under_another_of_its_names_is_not_taken_for_a_copy_of_it(
+    computers: Computers,
+) -> None:
+    """As above, in the computer's own folder: one of its change files copied over
+    another of its own (anyone can copy a file) is damage to mend, not a copy of it
+    writing under its name."""
+    laptop, desktop, _stolen = _three(computers)
+    for text in ("First after", "Second after"):
+        laptop.service.memories.add(NewMemory(text))
+        laptop.sync(compact=False)
+    device = laptop.syncer.device
+    folder = laptop.syncer.layout().device(device)
+    n = laptop.syncer.state.int("written")
+    (folder / files.changes_name(n)).write_bytes((folder / files.changes_name(n - 1)).read_bytes())
+    laptop.sync()
+    assert laptop.syncer.device == device
+    desktop.sync()
+    assert {"First after", "Second after"} <= set(desktop.texts())
+

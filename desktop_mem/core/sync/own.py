@@ -341,7 +341,11 @@ class Ledger:
             return ("older" if entry is not None else "same"), digest, 0
         counter = 0
         try:
-            if raw.header.get("device") != self.state.device:
+            # one of its own files copied under another of its names (anyone can copy a
+            # file) is damage to mend, not a copy of this computer writing under its name
+            if raw.header.get("device") != self.state.device or (
+                kind != "status" and raw.header.get("seq") != int(name[2:12])
+            ):
                 raise SyncRefused("it is not what its name says")
             raw.verify(signing)
             if kind == "status":
@@ -406,7 +410,9 @@ class Ledger:
 
     def _signed_here(self, data: bytes, layout: files.Layout, name: str, signing: str) -> bool:
         """Whether a membership record's bytes are a valid record signed with this
-        computer's key (`signing`, its public half)."""
+        computer's key (`signing`, its public half), under its own name: one of its
+        records copied under another's name (anyone can copy a file) is a misplaced copy,
+        written back like any damage, not a copy of this computer at work."""
         kind = records.GENERATION if name.endswith(".dmk") else records.JOIN
         try:
             raw = frame.parse_raw(data, layout.keys / name, layout.sync_id, kind)
@@ -416,7 +422,11 @@ class Ledger:
         except SyncRefused:
             return False
         me = self.state.device
-        return _signed_by(found, me) and crypto.verify(signing, raw.signature, raw.frame + raw.body)
+        return (
+            _name(found) == name
+            and _signed_by(found, me)
+            and crypto.verify(signing, raw.signature, raw.frame + raw.body)
+        )
 
     def records(self, chain: KeyChain) -> list[tuple[str, Record]]:
         """The membership records taken (generations, joins), by digest."""
