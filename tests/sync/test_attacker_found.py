@@ -1609,3 +1609,38 @@ def test_a_change_file_copied_under_another_of_its_names_is_not_taken_for_a_copy
     desktop.sync()
     assert {"First after", "Second after"} <= set(desktop.texts())
 
+
+def test_a_computer_joining_again_knows_its_start_when_the_folders_copy_is_damaged(
+    computers: Computers,
+) -> None:
+    """Found by the model checker (seed 8600, schedule 332): the thief took every
+    computer out along with itself, planted a start of its own (the recovery lock is
+    public), and the folder's copy of the real first key file was damaged. The laptop,
+    which set the sync up and keeps that key file, joined again with the recovery code
+    and took the planted start: it looked for the start it knew only among those the
+    folder could still read. It knows its start from what it keeps."""
+    from desktop_mem.core.sync.keys import KeyChain
+
+    laptop, desktop, stolen = _three(computers)
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    own = {stolen.syncer.device: _member(stolen)}
+    everyone = {laptop.syncer.device, desktop.syncer.device}
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own, everyone,
+                   [first.digest])  # fmt: skip
+    planter = crypto.DeviceKeys.generate()
+    KeyChain(thief.layout.sync_id).start(thief.layout, crypto.new_id(), planter, thief.lock)
+    for c in (laptop, desktop):
+        with pytest.raises(SyncError):
+            c.sync()
+    (thief.layout.keys / files.key_name(first.number, first.writer)).write_bytes(b"damaged")
+    laptop.service.sync.join(computers.folder, laptop.code, index=False)
+    assert first.digest in laptop.syncer.chain().anchor.trusted
+    computers.pair(laptop, desktop)
+    laptop.service.memories.add(NewMemory("Written on the laptop once back"))
+    for c in (laptop, desktop):
+        c.sync()
+    assert "Written on the laptop once back" in desktop.texts()
+    starts = [p.name for n, _w, p in laptop.syncer.layout().key_files() if n == 1]
+    assert starts == [files.key_name(first.number, first.writer)]

@@ -298,15 +298,32 @@ def ask(
     )
 
 
-def _starts(layout: files.Layout) -> list[records.KeyFile]:
+def _starts(
+    layout: files.Layout,
+    kept: Mapping[str, tuple[str, bytes]] | None = None,
+    recovered_from: str | None = None,
+) -> list[records.KeyFile]:
     """Where this sync's history starts, for a computer that trusts nothing but the
     recovery code: its first generation; in a sync set up by 0.4 (whose key files do not
     name what they build on, nor a recovery authority), the first generations an updated
-    computer wrote on top of them. More than one start that the code opens is refused."""
+    computer wrote on top of them. More than one start that the code opens is refused.
+
+    With the key files a computer joining again `kept`: its start may be damaged or
+    taken out of the folder (anyone can), and a planted one left beside it. Not one it
+    knew only from joining with the recovery code alone (`recovered_from`): that one
+    may be the planted start, and gone from the folder since."""
     read: list[records.KeyFile] = []
     for number, writer, path in layout.key_files():
         with contextlib.suppress(SyncRefused):
             read.append(records.read_key_file(path, layout.sync_id, number, writer))
+    seen = {kf.record.digest for kf in read}
+    for digest, (kind, data) in sorted((kept or {}).items()):
+        if kind != records.GENERATION or digest in seen or digest == recovered_from:
+            continue
+        with contextlib.suppress(SyncRefused):
+            found = records.from_kept(kind, data, layout.sync_id)
+            if isinstance(found, records.KeyFile) and found.record.digest == digest:
+                read.append(found)
     old = {kf.record.digest for kf in read if kf.record.parents is None}
     if any(kf.record.number == 1 and kf.record.parents is None for kf in read):
         return [
@@ -460,7 +477,7 @@ def join_with_recovery_code(
     found: list[KeyChain] = []
     no_lock = True
     wrong: Exception | None = None
-    starts = _starts(layout)
+    starts = _starts(layout, kept, recovered_from)
     if not starts and _from_0_4(layout):
         raise SyncError(
             "This synced profile was set up by an older version of desktop-mem and no "
