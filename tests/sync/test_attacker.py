@@ -588,6 +588,22 @@ class World:
             box.state = "out"
             self.stats[f"could not join: {exc.reason}"] += 1
             taken = self.user_removed | (self.thief.removals if self.thief else set())
+            inviter = next(
+                (b for b in self.boxes if b.c.syncer.enabled and b.device == box.inviter), None
+            )
+            if (
+                exc.reason == "sync_removed"
+                and not self.repaired
+                and self.thief is not None
+                and inviter is not None
+                and not inviter.by_user
+                and not inviter.taken_in(self.removal)
+            ):
+                # its inviter is one the thief can leave off a key file while the
+                # removal is kept from it (below): so is the offer it made, until the
+                # repair (after it, the inviter must be in at its first pass)
+                self.stats["could not join: its inviter left out while the removal was kept"] += 1
+                return
             if exc.reason == "sync_removed" and box.inviter not in taken:
                 if not self.left_out(box.inviter, taken):
                     self.violated(f"{box.name} could not join: {exc}")
