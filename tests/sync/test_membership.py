@@ -47,7 +47,9 @@ class World:
         members: list[str],
         removed: set[str] = frozenset(),  # type: ignore[assignment]
         signer: str | None = None,
+        posing: dict[str, str] | None = None,
     ) -> Generation:
+        """`posing`: members named with another computer's keys (name: whose)."""
         body = {
             "writer": writer, "number": number, "members": sorted(members),
             "removed": sorted(removed), "parents": [p.digest for p in parents or []],
@@ -62,7 +64,7 @@ class World:
             writer=writer,
             key_id=hashlib.sha256(signed).hexdigest()[:16],
             parents=None if parents is None else tuple(p.digest for p in parents),
-            members={m: self.member(m) for m in members},
+            members={m: self.member((posing or {}).get(m, m)) for m in members},
             removed=frozenset(removed),
             authority=self.authority.public["signing"],
             signed=signed,
@@ -178,6 +180,24 @@ def test_the_thiefs_fork_under_its_old_id_lets_no_one_in() -> None:
     m = _same_in_any_order(w, anchor)
     assert set(m.members) == {"laptop", "desktop"}
     assert not m.settled  # the fork is a head: the next generation builds over it
+
+
+def test_a_removed_computers_list_cannot_give_an_honest_id_a_key_to_sign_with() -> None:
+    """Found by the model checker (seed 8800, schedule 62 through the engine): the
+    thief's key file, made at the same time as its removal, named the laptop with the
+    thief's own keys; a key file "by the laptop" on top of it, signed with the thief's
+    key, was taken there (the laptop's key is the thief's in what it builds on). Once
+    the thief's list no longer vouched, that key file still did (the laptop is in,
+    through the first generation) and took the desktop out. A generation counts only
+    when its writer, as the membership stands, holds the key that signed it."""
+    w, g1, anchor = _three()
+    w.generation("laptop", 2, [g1], ["laptop", "desktop"], removed={"stolen"})
+    fork = w.generation("stolen", 2, [g1], ["stolen", "laptop"], posing={"laptop": "stolen"})
+    posed = w.generation("laptop", 3, [fork], ["laptop"], removed={"desktop"}, signer="stolen")
+    m = _same_in_any_order(w, anchor)
+    assert set(m.members) == {"laptop", "desktop"}
+    assert m.removed == {"stolen"}
+    assert posed.digest not in m.lawful
 
 
 def test_a_fork_that_removes_the_remover_takes_both_out_and_no_one_else() -> None:

@@ -371,8 +371,14 @@ class _Graph:
                 answer = False  # its writer's removal did not know of it
             elif k in self.trusted:
                 answer = True
-            else:  # its writer a member there, counting only what still vouches
-                answer = g.writer in self.view(self.ancestors[k], context).members
+            else:  # its writer a member there, counting only what still vouches, with
+                # the key that signed it: not one only a list that no longer vouches gave
+                # it (a removed computer's key file naming an honest id with its own key,
+                # then signing as that id on top of it)
+                writer = self.view(self.ancestors[k], context).members.get(g.writer)
+                answer = writer is not None and self.verify(
+                    writer.signing, g.signature, g.signed
+                )
             self._vouches[(k, context)] = answer
         return self._vouches[(k, context)]
 
