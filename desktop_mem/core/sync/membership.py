@@ -376,9 +376,7 @@ class _Graph:
                 # it (a removed computer's key file naming an honest id with its own key,
                 # then signing as that id on top of it)
                 writer = self.view(self.ancestors[k], context).members.get(g.writer)
-                answer = writer is not None and self.verify(
-                    writer.signing, g.signature, g.signed
-                )
+                answer = writer is not None and self.verify(writer.signing, g.signature, g.signed)
             self._vouches[(k, context)] = answer
         return self._vouches[(k, context)]
 
