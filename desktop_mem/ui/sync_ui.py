@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from desktop_mem.core.textproc import shorten
 from desktop_mem.ui.item_models import ID_ROLE
@@ -370,6 +371,8 @@ class SyncPage(QWidget):
         """The Settings dialog grows to what the page shows now: it was sized before the
         page was read (off the GUI thread), and a page taller than it squeezed its
         wrapped lines until they were clipped."""
+        if not isValid(self):  # the window closed before the timer fired
+            return
         top = self.window()
         if top is self or not top.isVisible():
             return

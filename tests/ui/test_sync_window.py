@@ -300,6 +300,24 @@ def test_a_window_closed_while_it_reads_how_sync_stands_is_not_touched_after(
     idle(qtbot)  # the answer arrives to nothing: no exception in the event loop
 
 
+def test_a_settings_page_deleted_before_it_fits_its_window_is_not_touched(
+    qtbot: Any, profile: Profile, home: Path, folder: Path
+) -> None:
+    """Found in CI: Settings > Sync fits its dialog to what it shows on a timer, once
+    it has shown how sync stands; a page deleted (the dialog closed) before the timer
+    fired raised "Internal C++ object already deleted" in the event loop."""
+    w = MainWindow(Service(profile), app_settings(home))
+    qtbot.addWidget(w)
+    page = SyncPage(w.syncing)  # its own: deleted by the test
+    page.show()
+    idle(qtbot)
+    set_up(qtbot, page, folder, "laptop")
+    idle(qtbot)
+    page._show(page.info)  # as an answer that arrives: the fitting is on a timer
+    shiboken6.delete(page)
+    idle(qtbot)  # the timer fires to nothing: no exception in the event loop
+
+
 def test_files_refused_in_the_folder_are_said_once_then_counted_in_settings(
     qtbot: Any, window: MainWindow, folder: Path
 ) -> None:
