@@ -1425,7 +1425,10 @@ class World:
         # out joins again. A computer let in by one that had to join again is out in
         # its turn (its inviter's old id lets no one in: the thief took that computer
         # out along with itself, and with it those it let in), and says so at its next
-        # pass: one more round while any computer was told it is out
+        # pass: one more round while any computer was told it is out. So is a computer
+        # waiting on a code its inviter showed under an id it had before it joined
+        # again: it learns once the inviter, in again, takes that id out (a round after
+        # the inviter's own): one more round while any computer waits to be let in
         least = 2 if self.engine is not None else 1
         for learn in range(least + len(self.boxes)):
             for box in list(self.boxes):
@@ -1433,7 +1436,8 @@ class World:
                     self.op_pass(box)
             self.settle()
             out = [box for box in self.boxes if box.state == "out"]
-            if not out and learn >= least - 1:
+            waiting = any(box.state == "pending" for box in self.boxes)
+            if not out and not waiting and learn >= least - 1:
                 break
             for box in out:
                 if box.state == "out":

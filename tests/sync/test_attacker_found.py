@@ -934,6 +934,9 @@ def test_a_computer_the_thief_takes_out_with_its_inviter_joins_again(
     desktop.sync()
     assert "Written on the tablet" in desktop.texts()
     assert tablet.syncer.device in desktop.syncer.chain().members
+    # listed once, under its new id (its old one, never read again, stood there for
+    # good, behind on everything the desktop wrote)
+    assert [p.device for p in desktop.syncer.peers() if not p.removed] == [tablet.syncer.device]
 
 
 def test_a_thiefs_id_carried_on_by_one_that_missed_the_removal_is_not_vouched_for(
@@ -1644,3 +1647,43 @@ def test_a_computer_joining_again_knows_its_start_when_the_folders_copy_is_damag
     assert "Written on the laptop once back" in desktop.texts()
     starts = [p.name for n, _w, p in laptop.syncer.layout().key_files() if n == 1]
     assert starts == [files.key_name(first.number, first.writer)]
+
+
+def test_a_computer_waiting_on_one_that_joined_again_is_told(computers: Computers) -> None:
+    """Seed 8800, schedule 180: the thief took out, along with itself, the laptop that
+    had let the tablet in, so the tablet was told it was left out. But pc3, which the
+    tablet had let in on a key file the tablet wrote, trusts that key file and counted
+    the tablet in still. The tablet joined again through pc3: its old id stayed a member
+    in every view, an id no computer acts as. The phone, waiting on a pairing code the
+    tablet had shown under that id, waited for good without a word, and pc3 listed the
+    tablet twice. The tablet now takes its old id out once it is in again."""
+    laptop, desktop, stolen = _three(computers)
+    tablet = computers.pair(laptop, "tablet")
+    for c in (desktop, tablet):
+        c.sync()
+    thief = Thief(stolen)
+    first = laptop.syncer.chain().current
+    laptop.syncer.remove(stolen.syncer.device)
+    tablet.sync()
+    tablet.syncer.remove(desktop.syncer.device)
+    pc3 = computers.pair(tablet, "pc3")
+    code = tablet.syncer.offer_pairing()
+    phone = computers.new("phone")
+    phone.syncer.join(computers.folder, pairing.join_with_pairing_code(
+        laptop.syncer.layout(), code), "phone")  # fmt: skip
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, {},
+                   {laptop.syncer.device}, [first.digest])  # fmt: skip
+    old = tablet.syncer.device
+    with pytest.raises(SyncError) as told:
+        tablet.sync()
+    assert told.value.reason == "sync_left_out"
+    pc3.sync()
+    assert old in pc3.syncer.chain().members  # pc3 trusts the key file the tablet wrote
+    computers.pair(pc3, tablet)
+    for c in (tablet, pc3):
+        c.sync()
+    assert old not in pc3.syncer.chain().members
+    assert [p.name for p in pc3.syncer.peers() if not p.removed] == ["tablet"]
+    with pytest.raises(SyncError) as told:
+        phone.sync()
+    assert told.value.reason == "sync_left_out"

@@ -266,6 +266,7 @@ class Passes:
         result.undone += lawful.sweep(layout, chain, self.incoming.reading, self._stamp_pending)
         result.applied.lost += lawful.lost
         self._retire(layout, chain, keys)
+        self._retire_former(layout, chain, keys)
 
     def _send(
         self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys, result: Pass
@@ -297,10 +298,27 @@ class Passes:
             if peer not in members:
                 continue  # not let in (yet): nothing of it is read
             self.incoming.read_peer(layout, chain, peer, result)
+        self._gone(former)
         names = origin_names(self.state)
         for j in result.joined:
             j["name"] = names.get(j["device"]) if self.incoming.peer(j["device"])[2] else None
             j["by_name"] = names.get(j["by"] or "")
+
+    def _gone(self, former: set[str]) -> None:
+        """The ids computers had before they joined again are no longer listed among
+        the others (each is listed under its new id): one never read again would stand
+        there for good, behind on everything."""
+        if not former:
+            return
+        listed = {
+            r[0] for r in self.db.query("SELECT device FROM sync_peers WHERE removed = 0")
+        } & former
+        if listed:
+            with self.db.transaction() as conn:
+                conn.executemany(
+                    "UPDATE sync_peers SET removed = 1 WHERE device = ?",
+                    [(d,) for d in sorted(listed)],
+                )
 
     def _former_ids(self, chain: KeyChain) -> set[str]:
         """The ids computers in the sync had before they joined again: this one's, and
@@ -617,6 +635,23 @@ class Passes:
             self.take_out(layout, chain, keys, old)
             with self.db.transaction() as conn:
                 self.state.set(conn, {"split_from": None})
+
+    def _retire_former(
+        self, layout: files.Layout, chain: KeyChain, keys: crypto.DeviceKeys
+    ) -> None:
+        """An id this computer had before it joined again that is a member still: the
+        computers' views of who is in can differ (each trusts what it was let in with),
+        so one that was told it was left out may be counted in by another that it then
+        joined again through. No computer acts as that id now: a computer waiting on a
+        pairing code it showed would wait for good, and the others would list it beside
+        the new one. It takes it out, as a removal; what the old id wrote went out again
+        under the new one when it joined again."""
+        me = self.state.device
+        if chain.current is None or me not in chain.members:
+            return
+        for old in sorted(self.state.former() & set(chain.members)):
+            log.info("sync: an id this computer had before it joined again leaves")
+            self.take_out(layout, chain, keys, old)
 
 
 def _chunks(ids: list[int], size: int = 500) -> Iterator[list[int]]:
