@@ -15,6 +15,7 @@ from desktop_mem.core.errors import SyncError
 from desktop_mem.core.keys.recovery import RecoveryLock
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.sync import crypto, files, frame, pairing, records
+from desktop_mem.core.sync.keys import Current, KeyChain
 from desktop_mem.core.sync.membership import Member
 from tests.sync.conftest import Computer, Computers
 from tests.sync.test_membership_attacks import Thief, _member, _three
@@ -230,18 +231,17 @@ def test_every_computer_taken_out_by_the_thief_joins_again_with_the_recovery_cod
     assert "Written on the laptop once back" in tablet.texts()
 
 
-def test_a_start_planted_for_the_recovery_code_does_not_keep_out_a_computer_joining_again(
+def _everyone_out_beside_a_planted_start(
     computers: Computers,
-) -> None:
-    """The thief took every computer out along with itself, and planted a second start of
-    the sync sealed to the recovery lock (public): joining again with the recovery code
-    was refused as ambiguous, and with no computer left in to show a pairing code,
-    nothing could sync again. A computer joining again knows which start is its own."""
-    from desktop_mem.core.sync.keys import KeyChain
-
+) -> tuple[Computer, Computer, Thief, Current]:
+    """The laptop removes the stolen computer; the thief takes every computer out along
+    with itself (a key file on the first) and plants a second start of the sync sealed
+    to the recovery lock (public). Both computers are told they are out. Returns the
+    laptop, the desktop, the thief and the first generation."""
     laptop, desktop, stolen = _three(computers)
     thief = Thief(stolen)
     first = laptop.syncer.chain().current
+    assert first is not None
     laptop.syncer.remove(stolen.syncer.device)
     own = {stolen.syncer.device: _member(stolen)}
     everyone = {laptop.syncer.device, desktop.syncer.device}
@@ -252,6 +252,17 @@ def test_a_start_planted_for_the_recovery_code_does_not_keep_out_a_computer_join
     for c in (laptop, desktop):
         with pytest.raises(SyncError):
             c.sync()
+    return laptop, desktop, thief, first
+
+
+def test_a_start_planted_for_the_recovery_code_does_not_keep_out_a_computer_joining_again(
+    computers: Computers,
+) -> None:
+    """The thief took every computer out along with itself, and planted a second start of
+    the sync sealed to the recovery lock (public): joining again with the recovery code
+    was refused as ambiguous, and with no computer left in to show a pairing code,
+    nothing could sync again. A computer joining again knows which start is its own."""
+    laptop, desktop, thief, first = _everyone_out_beside_a_planted_start(computers)
     laptop.service.sync.join(computers.folder, laptop.code, index=False)
     computers.pair(laptop, desktop)
     laptop.service.memories.add(NewMemory("Written on the laptop once back"))
@@ -824,8 +835,6 @@ def _joined_to_a_planted_start(
     layout = laptop.syncer.layout()
     first = next(p for n, _w, p in layout.key_files() if n == 1)
     first.write_bytes(b"damaged")
-    from desktop_mem.core.sync.keys import KeyChain
-
     planter = crypto.DeviceKeys.generate()
     KeyChain(layout.sync_id).start(layout, crypto.new_id(), planter, thief.lock)
     newcomer = computers.new("newcomer")
@@ -879,8 +888,6 @@ def test_a_start_planted_beside_the_real_one_stops_a_recovery_joined_computer_un
     (which set the sync up, and knows its start) takes the planted one out."""
     laptop, desktop, stolen = _three(computers)
     thief = Thief(stolen)
-    from desktop_mem.core.sync.keys import KeyChain
-
     layout = laptop.syncer.layout()
     real = {p.name for _n, _w, p in layout.key_files()}
     KeyChain(layout.sync_id).start(layout, crypto.new_id(), crypto.DeviceKeys.generate(),
@@ -1369,8 +1376,6 @@ def test_a_computer_stopped_beside_a_planted_start_still_hears_it_was_taken_out(
     own = {stolen.syncer.device: _member(stolen)}
     thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own,
                    {desktop.syncer.device}, [first.digest])  # fmt: skip
-    from desktop_mem.core.sync.keys import KeyChain
-
     layout = laptop.syncer.layout()
     KeyChain(layout.sync_id).start(layout, crypto.new_id(), crypto.DeviceKeys.generate(),
                                    thief.lock)  # fmt: skip
@@ -1622,21 +1627,7 @@ def test_a_computer_joining_again_knows_its_start_when_the_folders_copy_is_damag
     which set the sync up and keeps that key file, joined again with the recovery code
     and took the planted start: it looked for the start it knew only among those the
     folder could still read. It knows its start from what it keeps."""
-    from desktop_mem.core.sync.keys import KeyChain
-
-    laptop, desktop, stolen = _three(computers)
-    thief = Thief(stolen)
-    first = laptop.syncer.chain().current
-    laptop.syncer.remove(stolen.syncer.device)
-    own = {stolen.syncer.device: _member(stolen)}
-    everyone = {laptop.syncer.device, desktop.syncer.device}
-    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, own, everyone,
-                   [first.digest])  # fmt: skip
-    planter = crypto.DeviceKeys.generate()
-    KeyChain(thief.layout.sync_id).start(thief.layout, crypto.new_id(), planter, thief.lock)
-    for c in (laptop, desktop):
-        with pytest.raises(SyncError):
-            c.sync()
+    laptop, desktop, thief, first = _everyone_out_beside_a_planted_start(computers)
     (thief.layout.keys / files.key_name(first.number, first.writer)).write_bytes(b"damaged")
     laptop.service.sync.join(computers.folder, laptop.code, index=False)
     assert first.digest in laptop.syncer.chain().anchor.trusted
