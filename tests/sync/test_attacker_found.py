@@ -1678,3 +1678,63 @@ def test_a_computer_waiting_on_one_that_joined_again_is_told(computers: Computer
     with pytest.raises(SyncError) as told:
         phone.sync()
     assert told.value.reason == "sync_left_out"
+
+
+def test_a_memory_put_back_to_a_removed_computers_version_stays_in_the_carriers_files(
+    computers: Computers,
+) -> None:
+    """Seed 8700, schedule 65: the stolen computer wrote a memory before the theft and
+    the desktop edited it; the tablet read both and took the stolen computer out, so
+    its files say what of it stands. Then pc3, which had read nothing of the desktop,
+    took the desktop out: the desktop's edit is undone everywhere, and the tablet put
+    the memory back to the stolen computer's version, which stands. But the tablet kept
+    no record for it, so none of its files held it after its next snapshot, and the
+    laptop, learning of the theft from them, dropped a memory that stands."""
+    laptop, desktop, stolen = _three(computers)
+    tablet = computers.pair(laptop, "tablet")
+    stolen.service.memories.add(NewMemory("Written on the stolen one before"))
+    for c in (stolen, laptop, desktop, tablet):
+        c.sync()
+    mine = next(m for m in desktop.service.memories.list() if m.text.startswith("Written on"))
+    desktop.service.memories.edit(mine.id, text="Written on the stolen one, edited on the desktop")
+    for c in (desktop, tablet):
+        c.sync()
+    tablet.syncer.remove(stolen.syncer.device)
+    pc3 = computers.join("pc3", laptop.code)
+    pc3.syncer.remove(desktop.syncer.device)
+    for compact in (None, True):
+        tablet.sync(compact=compact)
+    assert "Written on the stolen one before" in tablet.texts()
+    laptop.sync()
+    assert "Written on the stolen one before" in laptop.texts()
+
+
+def test_what_stands_of_a_removed_computer_is_not_dropped_while_its_carriers_file_is_damaged(
+    computers: Computers,
+) -> None:
+    """Seed 8800, schedule 387: the desktop took the stolen computer out, so its files
+    say what of it stands (a memory written before the theft). Someone damaged the
+    desktop's change file that says so, and the laptop learnt of the removal then: it
+    took the unreadable file for one holding nothing and dropped the memory. The
+    desktop was taken out in its turn before it mended the file, so the laptop carries
+    the stolen computer now, without the memory, and every other computer dropped it
+    from the laptop's files. What is dropped for good now waits until every one of the
+    carrier's files can be read."""
+    laptop, desktop, stolen = _three(computers)
+    tablet = computers.pair(laptop, "tablet")
+    stolen.service.memories.add(NewMemory("Written on the stolen one before"))
+    for c in (stolen, laptop, desktop, tablet):
+        c.sync()
+    desktop.syncer.remove(stolen.syncer.device)
+    tablet.sync()
+    layout = desktop.syncer.layout()
+    changes, _snapshots = layout.numbered(desktop.syncer.device)
+    newest = layout.device(desktop.syncer.device) / files.changes_name(max(changes))
+    newest.write_bytes(b"damaged")
+    laptop.sync()
+    assert "Written on the stolen one before" in laptop.texts()
+    laptop.syncer.remove(desktop.syncer.device)
+    for c in (tablet, laptop, tablet):
+        c.sync()
+    for c in (laptop, tablet):
+        assert "Written on the stolen one before" in c.texts()

@@ -250,22 +250,7 @@ class Capture:
         return changed
 
     def _head(self, conn: Connection, row: tuple[object, ...]) -> Body:
-        return {
-            "text": row[2],
-            "kind": row[3],
-            "importance": row[4],
-            "pinned": bool(row[5]),
-            "source": row[6],
-            "source_message": records.uid_of(conn, "messages", _rowid(row[7])),
-            "created_at": row[8],
-            "updated_at": row[9],
-            "valid_from": row[10],
-            "valid_until": row[11],
-            "care_choice": row[13],
-            "origin": row[14] or self.device,
-            # its space (a shared memory's head has none: as before spaces)
-            **_space_of(conn, row[15]),
-        }
+        return _memory_head(conn, row, self.device)
 
     def _conversation_body(self, conn: Connection, uid: str) -> Body | None:
         row = conn.execute(
@@ -454,6 +439,32 @@ class Capture:
         unchanged: they go out whole in its next change file (another copy of it wrote
         files under its name that replaced some of its own). How many rows moved."""
         return refile(conn, self.profile, self.devices, seq)
+
+
+def head_of(conn: Connection, uid: str, device: str) -> Body | None:
+    """A memory's head as a record's body holds it (None: no such memory); `device`: its
+    origin when the memory does not say."""
+    row = conn.execute(f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE uid = ?", (uid,)).fetchone()
+    return None if row is None else _memory_head(conn, row, device)
+
+
+def _memory_head(conn: Connection, row: tuple[object, ...], device: str) -> Body:
+    return {
+        "text": row[2],
+        "kind": row[3],
+        "importance": row[4],
+        "pinned": bool(row[5]),
+        "source": row[6],
+        "source_message": records.uid_of(conn, "messages", _rowid(row[7])),
+        "created_at": row[8],
+        "updated_at": row[9],
+        "valid_from": row[10],
+        "valid_until": row[11],
+        "care_choice": row[13],
+        "origin": row[14] or device,
+        # its space (a shared memory's head has none: as before spaces)
+        **_space_of(conn, row[15]),
+    }
 
 
 def refile(conn: Connection, profile: Profile, devices: Sequence[str], seq: int) -> int:

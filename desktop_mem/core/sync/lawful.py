@@ -16,7 +16,9 @@ those files hold, and nothing else:
   and from anyone else's only when the carrier's files hold it too (the carrier itself
   takes none from others: it already holds every one that stands);
 - once, when a computer first knows of a removal, it drops every record and version
-  stamped by the removed computer that the carrier's files do not hold (a deletion so
+  stamped by the removed computer that the carrier's files do not hold (it waits while
+  one of them cannot be read: damaged, or half-written by the engine, until the carrier
+  writes it again, so as not to drop for good what that file holds; a deletion so
   dropped undoes itself: the record comes back), through the stores, securely as any
   delete; and then reads every computer still in again from its first file (an
   idempotent merge), so that what those records had overwritten or deleted comes back
@@ -106,11 +108,15 @@ class Lawful:
         found = {x: carrier(gens, removed, x, successors) for x in sorted(removed)}
         return {x: (c if c in here else None) for x, c in found.items()}
 
-    def stands(self, layout: files.Layout, chain: KeyChain, by: str, device: str) -> Stands | None:
+    def stands(
+        self, layout: files.Layout, chain: KeyChain, by: str, device: str, whole: bool = False
+    ) -> Stands | None:
         """What `by`'s files in the folder hold of the removed computer `device`; None
         when its folder is not there (not yet, or no longer: one that joined again under
         a new id, whose old folder went): then nothing of `device` is screened or
-        dropped, as before these rules, until it is."""
+        dropped, as before these rules, until it is. A file there that cannot be read
+        (damaged, or half-written by the engine) holds nothing of it; or, `whole`, makes
+        it None too: what is dropped for good waits until every file can be read."""
         member = chain.members.get(by)
         if member is None or by not in layout.devices():
             return None
@@ -119,14 +125,21 @@ class Lawful:
         got: list[tuple[str, str, int]] = []
         versions: list[tuple[str, int]] = []
         for name in names:
-            held = self._held(layout, chain, by, member.signing, name).get(device, _NOTHING)
-            got.extend(held.records)
-            versions.extend(held.versions)
+            held = self._held(layout, chain, by, member.signing, name)
+            if held is None:
+                if whole:
+                    return None
+                continue
+            found = held.get(device, _NOTHING)
+            got.extend(found.records)
+            versions.extend(found.versions)
         return Stands(frozenset(got), frozenset(versions))
 
     def _held(
         self, layout: files.Layout, chain: KeyChain, by: str, signing: str, name: str
-    ) -> dict[str, Stands]:
+    ) -> dict[str, Stands] | None:
+        """What one of `by`'s files holds of each removed computer (None: it cannot be
+        read now)."""
         path = layout.device(by) / name
         mark = mark_of(path)
         cached = self._files.get((by, name))
@@ -154,7 +167,7 @@ class Lawful:
                         found.setdefault(v.device, ([], []))[1].append((record.uid, v.clock))
         except (SyncRefused, ValueError) as exc:
             log.debug("sync: %s of %s not read for what it carries: %s", name, by[:8], exc)
-            return {}  # not cached: read again when it opens
+            return None  # not cached: read again when it opens
         held = {x: Stands(frozenset(r), frozenset(v)) for x, (r, v) in found.items()}
         self._files[(by, name)] = (mark, held)
         return held
@@ -234,9 +247,13 @@ class Lawful:
             for x in todo:
                 by = carriers.get(x)
                 if by is not None and by != me:
-                    held = self.stands(layout, chain, by, x)
+                    held = self.stands(layout, chain, by, x, whole=True)
                     if held is None:
-                        continue  # its carrier's files are not there: at a later pass
+                        # its carrier's files are not there, or one cannot be read now
+                        # (the carrier writes a damaged file of its own again at its
+                        # next pass): at a later pass. Dropping now would drop for good
+                        # what stands in the unreadable file
+                        continue
                     dropped += self._drop(conn, x, held)
                 elif by == me:
                     carry.append(x)
@@ -303,6 +320,13 @@ class Lawful:
                     valid_until=valid_until, care_choice=row[4], origin=row[5], context=row[6],
                 ),
             )  # fmt: skip
+            if clock is not None:
+                # and its record is that version's, under its stamp: the files of a
+                # computer that carries the version's writer hold it from then on (with
+                # no record, the memory stood here and in no file, and a computer
+                # sweeping against these files dropped it)
+                head = capture.head_of(conn, uid, str(device))
+                sync_records.store(conn, MEMORY, uid, (int(clock), str(device)), head, None)
             return True
         return False
 
