@@ -235,3 +235,37 @@ def test_a_projects_name_that_no_space_may_have_still_imports(app: Service, tmp_
     assert sum(c.space is not None for c in app.conversations.list()) == len(projects)
     again, _ = app.imports.run(_claude_zip(tmp_path / "claude.zip", projects, {}))
     assert len(app.spaces.list()) == len(spaces)
+
+
+def test_a_space_taken_out_while_an_import_runs_takes_what_follows_to_the_shared_space(
+    app: Service, tmp_path: Path
+) -> None:
+    """The person takes out the space an import goes to (and a project's space it made)
+    while the import runs, between two of its transactions: the next one failed on the
+    space's id ("FOREIGN KEY constraint failed"), what had been imported stayed and the
+    rest did not come in. What follows goes to the shared space, as what a space taken
+    out held goes there."""
+    from desktop_mem.core.chat.importing import BATCH
+
+    work = app.spaces.create("Work").id
+    base = json.loads((DATA / "chatgpt_conversations.json").read_text())
+    convs = []
+    for n in range(2 * BATCH + 2):
+        conv = json.loads(json.dumps(base[n % 2]))
+        conv.update(id=f"c{n}", conversation_id=f"c{n}", title=f"Chat {n}")
+        if n % 2:
+            conv["conversation_template_id"] = TRAVEL  # a project: a space of its own
+        convs.append(conv)
+    export = tmp_path / "conversations.json"
+    export.write_text(json.dumps(convs), encoding="utf-8")
+
+    def take_out(seen: int, _total: int) -> None:
+        if seen == BATCH + 1:  # the first batch is in: both spaces hold something
+            for space in (work, app.spaces.find("ChatGPT project 1").id):
+                app.spaces.remove(space, "move")
+
+    done, _ = app.imports.run(export, space=work, progress=take_out)
+    assert done.conversations + done.projects == len(convs)
+    assert not app.spaces.list()
+    where = {c.title: c.space for c in app.conversations.list()}
+    assert len(where) == len(convs) and set(where.values()) == {None}

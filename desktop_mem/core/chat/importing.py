@@ -270,6 +270,7 @@ class Importer:
         export: Export | None = None,
     ) -> None:
         with self.db.transaction() as conn:
+            self._spaces_still_there(conn)
             for conv in batch:
                 if self._known(conv):
                     out.already += 0 if conv.project else 1
@@ -315,6 +316,24 @@ class Importer:
                     out.messages += len(conv.messages)
                 out.conversation_ids.append(cid)
 
+    def _spaces_still_there(self, conn: Connection) -> None:
+        """The spaces this import puts things in, as they stand at a transaction's start
+        (it holds the write lock: none goes meanwhile). One taken out since (by the
+        person, or on another computer the profile syncs with) is the shared space for
+        what follows, as what a space taken out held goes there."""
+        ids = {s for s in (self._into, *self._placed.values()) if s is not None}
+        if not ids:
+            return
+        marks = ",".join("?" * len(ids))
+        there = {
+            int(r[0])
+            for r in conn.execute(f"SELECT id FROM spaces WHERE id IN ({marks})", sorted(ids))
+        }
+        gone = ids - there
+        if gone:
+            self._into = None if self._into in gone else self._into
+            self._placed = {k: None if v in gone else v for k, v in self._placed.items()}
+
     def _space(self, conn: Connection, export: Export | None, key: str | None) -> int | None:
         """The space a project of the export is imported into (not in a project, or past
         MAX_SPACES: the import's own, `run`'s `into`); made the first time, inside the
@@ -343,6 +362,7 @@ class Importer:
         everywhere: the shared space, unless the import's space is kept apart."""
         added = 0
         with self.db.transaction() as conn:  # announced once, after the commit
+            self._spaces_still_there(conn)
             for m in export.memories if about is None else about:
                 scope = self.proposals.scope(self._space(conn, export, m.space))
                 space = learned_in(m.text, scope)
