@@ -1709,30 +1709,42 @@ def test_a_memory_put_back_to_a_removed_computers_version_stays_in_the_carriers_
     assert "Written on the stolen one before" in laptop.texts()
 
 
+@pytest.mark.parametrize("how", ["junk", "forged"])
 def test_what_stands_of_a_removed_computer_is_not_dropped_while_its_carriers_file_is_damaged(
-    computers: Computers,
+    computers: Computers, how: str
 ) -> None:
     """Seed 8800, schedule 387: the desktop took the stolen computer out, so its files
     say what of it stands (a memory written before the theft). Someone damaged the
-    desktop's change file that says so, and the laptop learnt of the removal then: it
-    took the unreadable file for one holding nothing and dropped the memory. The
-    desktop was taken out in its turn before it mended the file, so the laptop carries
-    the stolen computer now, without the memory, and every other computer dropped it
-    from the laptop's files. What is dropped for good now waits until every one of the
-    carrier's files can be read."""
+    desktop's change file that says so (junk, or a file sealed and signed by the thief),
+    and the laptop learnt of the removal then: it took the unreadable file for one
+    holding nothing and dropped the memory. The desktop was taken out in its turn before
+    it mended the file, so the laptop carries the stolen computer now, without the
+    memory, and every other computer dropped it from the laptop's files. What is dropped
+    for good now waits until every one of the carrier's files can be read, those a pass
+    refused already among them (an attack on the first fix: at the laptop's second pass
+    the refused file was no longer listed)."""
     laptop, desktop, stolen = _three(computers)
     tablet = computers.pair(laptop, "tablet")
     stolen.service.memories.add(NewMemory("Written on the stolen one before"))
     for c in (stolen, laptop, desktop, tablet):
         c.sync()
+    thief = Thief(stolen)
     desktop.syncer.remove(stolen.syncer.device)
     tablet.sync()
     layout = desktop.syncer.layout()
     changes, _snapshots = layout.numbered(desktop.syncer.device)
-    newest = layout.device(desktop.syncer.device) / files.changes_name(max(changes))
-    newest.write_bytes(b"damaged")
-    laptop.sync()
-    assert "Written on the stolen one before" in laptop.texts()
+    n = max(changes)
+    newest = layout.device(desktop.syncer.device) / files.changes_name(n)
+    if how == "junk":
+        newest.write_bytes(b"damaged")
+    else:
+        chain = desktop.syncer.chain()
+        header = {"kind": "changes", "sync": layout.sync_id, "device": desktop.syncer.device,
+                  "seq": n}  # fmt: skip
+        frame.write_sealed(newest, header, [], chain.write_key, thief.keys)
+    for _ in range(2):  # the file refused at the first pass
+        laptop.sync()
+        assert "Written on the stolen one before" in laptop.texts()
     laptop.syncer.remove(desktop.syncer.device)
     for c in (tablet, laptop, tablet):
         c.sync()

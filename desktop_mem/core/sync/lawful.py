@@ -120,7 +120,9 @@ class Lawful:
         member = chain.members.get(by)
         if member is None or by not in layout.devices():
             return None
-        changes, snaps = layout.numbered(by)
+        # (`whole`: those refused already too, each one it cannot read; once a reader's
+        # pass refused a damaged file, a plain listing leaves it out)
+        changes, snaps = layout.numbered(by, refused=whole)
         names = [files.snapshot_name(n) for n in snaps] + [files.changes_name(n) for n in changes]
         got: list[tuple[str, str, int]] = []
         versions: list[tuple[str, int]] = []
