@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from desktop_mem.core.errors import SyncError
 from desktop_mem.core.keys.recovery import RecoveryLock
+from desktop_mem.core.memory.records import now_iso
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.sync import crypto, files, frame, pairing, records
 from desktop_mem.core.sync.keys import Current, KeyChain
@@ -1689,13 +1691,19 @@ def test_a_memory_put_back_to_a_removed_computers_version_stays_in_the_carriers_
     took the desktop out: the desktop's edit is undone everywhere, and the tablet put
     the memory back to the stolen computer's version, which stands. But the tablet kept
     no record for it, so none of its files held it after its next snapshot, and the
-    laptop, learning of the theft from them, dropped a memory that stands."""
+    laptop, learning of the theft from them, dropped a memory that stands. (And the
+    record it keeps now is the one the stolen computer wrote: when that version was
+    made, not when the edit undone was, or two computers would hold two bodies under
+    one stamp for good: an attack on the first fix.)"""
     laptop, desktop, stolen = _three(computers)
     tablet = computers.pair(laptop, "tablet")
     stolen.service.memories.add(NewMemory("Written on the stolen one before"))
     for c in (stolen, laptop, desktop, tablet):
         c.sync()
     mine = next(m for m in desktop.service.memories.list() if m.text.startswith("Written on"))
+    written = now_iso()
+    while now_iso() == written:  # the edit a second later than the memory, as seen here
+        time.sleep(0.05)
     desktop.service.memories.edit(mine.id, text="Written on the stolen one, edited on the desktop")
     for c in (desktop, tablet):
         c.sync()
@@ -1707,6 +1715,14 @@ def test_a_memory_put_back_to_a_removed_computers_version_stays_in_the_carriers_
     assert "Written on the stolen one before" in tablet.texts()
     laptop.sync()
     assert "Written on the stolen one before" in laptop.texts()
+
+    def seen(c: Computer) -> list[tuple[str, str, str]]:
+        return sorted((m.text, str(m.updated_at), str(m.created_at))
+                      for m in c.service.memories.list())  # fmt: skip
+
+    for c in (pc3, tablet, laptop, pc3):
+        c.sync(compact=True)
+    assert seen(tablet) == seen(laptop) == seen(pc3)
 
 
 @pytest.mark.parametrize("how", ["junk", "forged"])
@@ -1750,3 +1766,55 @@ def test_what_stands_of_a_removed_computer_is_not_dropped_while_its_carriers_fil
         c.sync()
     for c in (laptop, tablet):
         assert "Written on the stolen one before" in c.texts()
+
+
+def test_a_former_list_in_the_thiefs_join_does_not_hide_a_live_computer_for_good(
+    computers: Computers,
+) -> None:
+    """The desktop removes the stolen computer and that key file is kept from the tablet
+    (let in by the desktop). The thief deletes a memory the laptop wrote, lets an id of
+    its own in with a join it backdates that names the laptop among that id's former
+    ids, and writes a key file on top of the last one that leaves the laptop off (not
+    removed). The tablet, missing the removal, takes all of it. Once the folder is
+    repaired the laptop is a member again for the tablet: it should be listed again,
+    and what the thief deleted of it should come back. (An attack on the fix for seed
+    8800's schedule 180: the tablet stopped listing the laptop as an id another had
+    before it joined again, for good, and did not read its files again once the
+    thief's deletion was undone, so the memory never came back.)"""
+    laptop, desktop, stolen = _three(computers)
+    tablet = computers.pair(desktop, "tablet")
+    laptop.service.memories.add(NewMemory("The laptop's own memory"))
+    for c in (laptop, desktop, stolen, tablet, laptop, desktop, stolen, tablet):
+        c.sync()
+    assert "The laptop's own memory" in tablet.texts()
+    thief = Thief(stolen)
+    first = tablet.syncer.chain().current
+    desktop.syncer.remove(stolen.syncer.device)
+    layout = tablet.syncer.layout()
+    removal = next(p for _n, w, p in layout.key_files() if w == desktop.syncer.device)
+    held = removal.read_bytes()
+    removal.unlink()  # kept from the tablet
+    mine = next(m for m in stolen.service.memories.list() if m.text == "The laptop's own memory")
+    stolen.service.memories.delete([mine.id])
+    stolen.sync()  # the thief's app: its removal is not in the folder
+    mole_keys = crypto.DeviceKeys.generate()
+    mole = crypto.new_id()
+    member = Member(mole_keys.public["agreement"], mole_keys.public["signing"])
+    records.write_join(thief.layout, mole, member, stolen.syncer.device, first.digest,
+                       "pair", None, thief.keys, None, [laptop.syncer.device])  # fmt: skip
+    members = {d: _member(c) for d, c in ((tablet.syncer.device, tablet),
+               (desktop.syncer.device, desktop), (stolen.syncer.device, stolen))}  # fmt: skip
+    members[mole] = member
+    thief.key_file(first.number + 1, stolen.syncer.device, thief.keys, members, set(),
+                   [first.digest])  # fmt: skip
+    tablet.sync()
+    removal.write_bytes(held)  # the folder repaired
+    for compact in (None, True, None, True, None):
+        for c in (tablet, laptop, desktop):
+            c.sync(compact=compact)
+    assert stolen.syncer.device in tablet.syncer.chain().removed
+    assert laptop.syncer.device in tablet.syncer.chain().members
+    assert "The laptop's own memory" in laptop.texts()
+    assert "The laptop's own memory" in desktop.texts()
+    assert "The laptop's own memory" in tablet.texts()
+    assert "laptop" in [p.name for p in tablet.syncer.peers() if not p.removed]

@@ -266,9 +266,18 @@ class Lawful:
             if dropped:
                 # what the dropped records overwrote or deleted comes back from whoever
                 # wrote it: every computer still in is read again, whole
-                for (peer,) in conn.execute("SELECT device FROM sync_peers WHERE removed = 0"):
-                    reading.drop(str(peer))
-                conn.execute("UPDATE sync_peers SET applied = 0 WHERE removed = 0")
+                # (the members as the records say, and every computer listed: a list
+                # may lag behind the records)
+                listed = {
+                    str(r[0])
+                    for r in conn.execute("SELECT device FROM sync_peers WHERE removed = 0")
+                }
+                again = sorted((listed | set(chain.members)) - {me})
+                for peer in again:
+                    reading.drop(peer)
+                conn.executemany(
+                    "UPDATE sync_peers SET applied = 0 WHERE device = ?", [(p,) for p in again]
+                )
                 reading.save(conn)
                 # but what they overwrote or deleted of this computer's own is in no
                 # file (each holds what its writer wrote or carries): its status asks
@@ -299,9 +308,19 @@ class Lawful:
         to its newest such version, its other versions kept (the computer that wrote
         the memory may never send them again: it does not read its own files). Whether
         there was one (else the memory goes)."""
-        for text, kind, importance, pinned, valid_from, valid_until, clock, device in conn.execute(
+        for (
+            text,
+            kind,
+            importance,
+            pinned,
+            valid_from,
+            valid_until,
+            clock,
+            device,
+            at,
+        ) in conn.execute(
             "SELECT text, kind, importance, pinned, valid_from, valid_until, sync_clock, "
-            "sync_device FROM memory_history WHERE memory_id = ? "
+            "sync_device, changed_at FROM memory_history WHERE memory_id = ? "
             "ORDER BY sync_clock IS NULL, sync_clock DESC, id DESC",
             (mid,),
         ).fetchall():
@@ -318,7 +337,9 @@ class Lawful:
                 ArrivedMemory(
                     text=str(text), kind=str(kind), importance=float(importance),
                     pinned=bool(pinned), source=str(row[0]), source_message_id=row[1],
-                    created_at=str(row[2]), updated_at=str(row[3]), valid_from=valid_from,
+                    # when that version was made, as its writer's record says (not when
+                    # the version dropped was)
+                    created_at=str(row[2]), updated_at=str(at or row[3]), valid_from=valid_from,
                     valid_until=valid_until, care_choice=row[4], origin=row[5], context=row[6],
                 ),
             )  # fmt: skip

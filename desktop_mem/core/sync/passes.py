@@ -298,26 +298,32 @@ class Passes:
             if peer not in members:
                 continue  # not let in (yet): nothing of it is read
             self.incoming.read_peer(layout, chain, peer, result)
-        self._gone(former)
+        self._gone(chain, former)
         names = origin_names(self.state)
         for j in result.joined:
             j["name"] = names.get(j["device"]) if self.incoming.peer(j["device"])[2] else None
             j["by_name"] = names.get(j["by"] or "")
 
-    def _gone(self, former: set[str]) -> None:
+    def _gone(self, chain: KeyChain, former: set[str]) -> None:
         """The ids computers had before they joined again are no longer listed among
         the others (each is listed under its new id): one never read again would stand
-        there for good, behind on everything."""
-        if not former:
-            return
-        listed = {
-            r[0] for r in self.db.query("SELECT device FROM sync_peers WHERE removed = 0")
-        } & former
-        if listed:
+        there for good, behind on everything. A member is listed again: a join that
+        names an id among its former ones counts only while the records say so (the
+        thief's, while its removal is kept from this computer, may name a computer it
+        leaves off a key file for a time)."""
+        rows = self.db.query("SELECT device, removed FROM sync_peers")
+        hide = {str(d) for d, removed in rows if not removed} & former
+        mine = self.state.former()
+        show = {
+            str(d)
+            for d, removed in rows
+            if removed and d in chain.members and d not in chain.removed and d not in mine
+        }
+        if hide or show:
             with self.db.transaction() as conn:
                 conn.executemany(
-                    "UPDATE sync_peers SET removed = 1 WHERE device = ?",
-                    [(d,) for d in sorted(listed)],
+                    "UPDATE sync_peers SET removed = ? WHERE device = ?",
+                    [(1, d) for d in sorted(hide)] + [(0, d) for d in sorted(show)],
                 )
 
     def _former_ids(self, chain: KeyChain) -> set[str]:
