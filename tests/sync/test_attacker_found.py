@@ -1817,4 +1817,6 @@ def test_a_former_list_in_the_thiefs_join_does_not_hide_a_live_computer_for_good
     assert "The laptop's own memory" in laptop.texts()
     assert "The laptop's own memory" in desktop.texts()
     assert "The laptop's own memory" in tablet.texts()
-    assert "laptop" in [p.name for p in tablet.syncer.peers() if not p.removed]
+    listed = {p.device for p in tablet.syncer.peers() if not p.removed}
+    # (and the id the thief let in, which the records no longer count, is not listed)
+    assert listed == {laptop.syncer.device, desktop.syncer.device}

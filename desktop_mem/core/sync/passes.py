@@ -298,26 +298,31 @@ class Passes:
             if peer not in members:
                 continue  # not let in (yet): nothing of it is read
             self.incoming.read_peer(layout, chain, peer, result)
-        self._gone(chain, former)
+        self._gone(chain)
         names = origin_names(self.state)
         for j in result.joined:
             j["name"] = names.get(j["device"]) if self.incoming.peer(j["device"])[2] else None
             j["by_name"] = names.get(j["by"] or "")
 
-    def _gone(self, chain: KeyChain, former: set[str]) -> None:
-        """The ids computers had before they joined again are no longer listed among
-        the others (each is listed under its new id): one never read again would stand
-        there for good, behind on everything. A member is listed again: a join that
-        names an id among its former ones counts only while the records say so (the
-        thief's, while its removal is kept from this computer, may name a computer it
-        leaves off a key file for a time)."""
+    def _gone(self, chain: KeyChain) -> None:
+        """The other computers listed are the members, as the records say: an id a
+        computer had before it joined again (each is listed under its new id), or one
+        the thief let in while its removal was kept from this computer and that the
+        records no longer count, would stand there for good, never read again, behind
+        on everything. One that is a member again is listed again (the thief's records
+        may leave an honest computer out for a time, or name it among an id's former
+        ones)."""
+        me = self.state.device
+        members = chain.members
+        if chain.membership is None or me not in members:
+            return  # (who is in is not known here now)
         rows = self.db.query("SELECT device, removed FROM sync_peers")
-        hide = {str(d) for d, removed in rows if not removed} & former
+        hide = {str(d) for d, removed in rows if not removed and d not in members and d != me}
         mine = self.state.former()
         show = {
             str(d)
             for d, removed in rows
-            if removed and d in chain.members and d not in chain.removed and d not in mine
+            if removed and d in members and d not in chain.removed and d not in mine
         }
         if hide or show:
             with self.db.transaction() as conn:
