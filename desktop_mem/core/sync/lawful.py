@@ -308,22 +308,13 @@ class Lawful:
         to its newest such version, its other versions kept (the computer that wrote
         the memory may never send them again: it does not read its own files). Whether
         there was one (else the memory goes)."""
-        for (
-            text,
-            kind,
-            importance,
-            pinned,
-            valid_from,
-            valid_until,
-            clock,
-            device,
-            at,
-        ) in conn.execute(
+        for version in conn.execute(
             "SELECT text, kind, importance, pinned, valid_from, valid_until, sync_clock, "
             "sync_device, changed_at FROM memory_history WHERE memory_id = ? "
             "ORDER BY sync_clock IS NULL, sync_clock DESC, id DESC",
             (mid,),
         ).fetchall():
+            text, kind, importance, pinned, valid_from, valid_until, clock, device, at = version
             if device == x and (uid, int(clock)) not in held.versions:
                 continue
             row = conn.execute(
