@@ -1725,13 +1725,14 @@ def test_a_memory_put_back_to_a_removed_computers_version_stays_in_the_carriers_
     assert seen(tablet) == seen(laptop) == seen(pc3)
 
 
-@pytest.mark.parametrize("how", ["junk", "forged"])
+@pytest.mark.parametrize("how", ["junk", "forged", "fifo", "sparse"])
 def test_what_stands_of_a_removed_computer_is_not_dropped_while_its_carriers_file_is_damaged(
     computers: Computers, how: str
 ) -> None:
     """Seed 8800, schedule 387: the desktop took the stolen computer out, so its files
     say what of it stands (a memory written before the theft). Someone damaged the
-    desktop's change file that says so (junk, or a file sealed and signed by the thief),
+    desktop's change file that says so (junk, a file sealed and signed by the thief, a
+    FIFO in its place, a sparse 1.5 GB file: the sweep neither hangs nor reads it whole),
     and the laptop learnt of the removal then: it took the unreadable file for one
     holding nothing and dropped the memory. The desktop was taken out in its turn before
     it mended the file, so the laptop carries the stolen computer now, without the
@@ -1753,6 +1754,12 @@ def test_what_stands_of_a_removed_computer_is_not_dropped_while_its_carriers_fil
     newest = layout.device(desktop.syncer.device) / files.changes_name(n)
     if how == "junk":
         newest.write_bytes(b"damaged")
+    elif how == "fifo":
+        newest.unlink()
+        os.mkfifo(newest)
+    elif how == "sparse":
+        with newest.open("r+b") as f:
+            f.truncate(1500 * 1024 * 1024)  # nothing on disk
     else:
         chain = desktop.syncer.chain()
         header = {"kind": "changes", "sync": layout.sync_id, "device": desktop.syncer.device,
