@@ -110,3 +110,53 @@ def test_an_import_lands_in_the_space_it_is_given(run: Run, tmp_path: Path) -> N
     assert len(json.loads(out)) == 3
     code, out, _ = run("conversations", "list", "--space", "shared", "--json")
     assert json.loads(out) == []
+
+
+def test_adding_again_to_another_space_says_where_it_stays_and_docs_move_moves_it(
+    run: Run, tmp_path: Path
+) -> None:
+    """A file or folder added before stays in its space when added again for another,
+    and says so with the command that moves it; `docs move` does, ids and folders."""
+    assert run("spaces", "create", "Work")[0] == 0
+    assert run("spaces", "create", "Home life")[0] == 0
+    doc = tmp_path / "plan.md"
+    doc.write_text("# Plan\n\nThe garden shed gets a new roof in May.\n", "utf-8")
+    folder = tmp_path / "recipes"
+    folder.mkdir()
+    (folder / "soup.md").write_text("# Soup\n\nLentils, cumin and lemon.\n", "utf-8")
+    assert run("docs", "add", str(doc), str(folder), "--space", "Work")[0] == 0
+
+    code, out, err = run("docs", "add", str(doc), "--space", "Home life", "--json")
+    assert code == 0
+    (stays,) = json.loads(out)["elsewhere"]
+    assert stays["path"] == str(doc) and stays["space_name"] == "Work"
+    code, _, err = run("docs", "add", str(doc), "--space", "Home life")
+    assert code == 0
+    assert "plan.md was added before, to the space 'Work': it stays there (`docs move " in err
+    assert "--to 'Home life'` moves it)." in err
+    code, _, err = run("docs", "add", str(folder))  # the shared space asked
+    assert "was added before, to the space 'Work': it stays there with its files" in err
+    assert "--to shared` moves it" in err
+    code, _, err = run("docs", "add", str(folder / "soup.md"), "--space", "Home life")
+    assert "is in the watched folder" in err and "which is in the space 'Work'" in err
+    code, _, err = run("docs", "add", str(doc), "--space", "Work")  # where it is: no word
+    assert code == 0 and "stays there" not in err
+    listed = {d["title"]: d["space"] for d in json.loads(run("docs", "list", "--json")[1])}
+    assert len(set(listed.values())) == 1  # nothing moved
+
+    doc_id = stays["document"]
+    code, out, _ = run("docs", "move", str(doc_id), "--to", "Home life")
+    assert code == 0 and out == "Moved 1 document to 'Home life'.\n"
+    code, out, _ = run("docs", "move", "--folder", str(folder), "--to", "shared")
+    assert code == 0 and "(1 of them with 1 watched folder) to the shared space" in out
+    code, _, err = run("docs", "add", str(doc), "--space", "Home life")
+    assert "stays there" not in err  # it is in the space asked now
+    soup = next(d for d in json.loads(run("docs", "list", "--json")[1]) if d["folder"])
+    code, _, err = run("docs", "move", str(soup["id"]), "--to", "Work")
+    assert code == 2 and "move the folder (`docs move --folder" in err
+    code, _, err = run("docs", "move", "--folder", str(tmp_path / "nowhere"), "--to", "Work")
+    assert code != 0 and "is not a watched folder" in err
+    code, _, err = run("docs", "move", "--to", "Work")
+    assert code == 2 and "Name the documents" in err
+    listed = {d["title"]: d["space"] for d in json.loads(run("docs", "list", "--json")[1])}
+    assert listed["soup.md"] is None  # a refused move moved nothing

@@ -570,6 +570,7 @@ def _spaces_matrix(out: Path, profile: Any, home: Path, pump: Any) -> None:
         box.setCurrentIndex(0)
         window.show_page("documents")
         _save(out, "spaces-documents" + suffix[0], window, pump)
+        _added_again(out, suffix[0], window, pump)
         window.show_page("chat")
         window.settings.open_settings()
         if (w, h) == (1280, 800):  # the dialogs: their own size, once per look
@@ -601,6 +602,23 @@ def _spaces_matrix(out: Path, profile: Any, home: Path, pump: Any) -> None:
             _import_in_space(out, suffix[0], window, work.id, pump)
     install_language(app, "en")
     theme.apply("light")
+
+
+def _added_again(out: Path, suffix: str, window: Any, pump: Any) -> None:
+    """A file of Work's watched folder added again in the shared space: it stays in
+    Work, and the status line says so and how to move it."""
+    page = window.documents_page
+    folder = Path(window.context.app.documents.folders()[0].path)
+    window.context.space.choose(None)
+    said: list[str] = []
+    page.status.connect(said.append)
+    page.add([next(p for p in sorted(folder.iterdir()) if p.is_file())])
+    pump(cond=lambda: bool(said) and not page.running)
+    _save(out, "spaces-documents-stays" + suffix, window, pump)
+    page.status.disconnect(said.append)
+    from desktop_mem.ui.spaces import ALL
+
+    window.context.space.choose(ALL)
 
 
 def _import_in_space(out: Path, suffix: str, window: Any, space: int, pump: Any) -> None:

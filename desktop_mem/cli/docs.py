@@ -1,17 +1,18 @@
-"""`docs …`: the user's documents as a knowledge tier (add, list, remove, reindex,
-search, folders, unwatch). Names from the disk are printed with their control
+"""`docs …`: the user's documents as a knowledge tier (add, list, move, remove,
+reindex, search, folders, unwatch). Names from the disk are printed with their control
 characters escaped: a file name cannot move the cursor or ring the terminal's bell."""
 
 from __future__ import annotations
 
 import argparse
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from desktop_mem.cli import output
 from desktop_mem.cli.context import Context
 from desktop_mem.cli.spaces import scope_of, space_of
-from desktop_mem.core.errors import EXIT_ERROR, EXIT_OK, UsageError
+from desktop_mem.core.errors import EXIT_ERROR, EXIT_OK, NotFound, UsageError
 
 if TYPE_CHECKING:
     from desktop_mem.cli.context import Subparsers
@@ -35,6 +36,15 @@ def add_parsers(sub: Subparsers, parser_class: type[argparse.ArgumentParser]) ->
     a.add_argument("--space", help="the space they go to (default: the shared space)")
     a.add_argument("--json", action="store_true")
     a.set_defaults(func=add)
+    mv = dsub.add_parser(
+        "move", help="move documents, or a watched folder with its documents, to a space"
+    )
+    mv.add_argument("ids", type=int, nargs="*", metavar="ID")
+    mv.add_argument("--folder", action="append", default=[], metavar="FOLDER",
+                    help="a watched folder (its documents move with it)")  # fmt: skip
+    mv.add_argument("--to", required=True, metavar="SPACE",
+                    help="the space's name or number, or 'shared'")  # fmt: skip
+    mv.set_defaults(func=move)
     ls = dsub.add_parser("list", help="the documents, with their passages and pages")
     ls.add_argument(
         "--space", help="only what a chat in this space is given ('shared' too); default: all"
@@ -87,12 +97,18 @@ def _report(report: AddReport, ctx: Context, as_json: bool) -> int:
                 "removed": report.removed, "refused": report.refused,
                 "left_out": report.left_out, "passages": report.passages, "pages": report.pages,
                 "unavailable": report.unavailable,
+                "elsewhere": [
+                    {**e.to_dict(), "space_name": _space_name(ctx, e.space)}
+                    for e in report.elsewhere
+                ],
                 "stopped": str(report.stopped) if report.stopped else None,
             },
             ctx.out,
         )  # fmt: skip
     else:
         for line in [*report.refused, *report.unavailable]:
+            ctx.err.write(f"desktop-mem: {output.safe(line)}\n")
+        for line in _elsewhere(report, ctx):  # names from the disk and the user: escaped
             ctx.err.write(f"desktop-mem: {output.safe(line)}\n")
         left = f", {len(report.left_out)} left out (removed by you)" if report.left_out else ""
         ctx.out.write(
@@ -110,6 +126,42 @@ def _report(report: AddReport, ctx: Context, as_json: bool) -> int:
     # among good ones (for ever, perhaps) is not a failing command
     indexed = report.added or report.updated or report.unchanged or report.left_out
     return EXIT_ERROR if report.refused and not indexed else EXIT_OK
+
+
+def _space_name(ctx: Context, space: int | None) -> str | None:
+    return None if space is None else ctx.app.spaces.get(space).name
+
+
+def _elsewhere(report: AddReport, ctx: Context) -> list[str]:
+    """One sentence for each file or folder that stays in the space it was in, with the
+    command that moves it to the space asked."""
+    if not report.elsewhere:
+        return []
+    asked = getattr(ctx.args, "space", None)
+    to = shlex.quote(asked if asked is not None else "shared")
+    lines = []
+    for e in report.elsewhere:
+        where = (
+            "the shared space" if e.space is None else f"the space '{_space_name(ctx, e.space)}'"
+        )
+        name = e.path
+        if e.folder == e.path:
+            lines.append(
+                f"The folder {name} was added before, to {where}: it stays there with its "
+                f"files (`docs move --folder {shlex.quote(e.path)} --to {to}` moves it)."
+            )
+        elif e.folder is not None:
+            lines.append(
+                f"{name} is in the watched folder {e.folder}, which is in {where}: "
+                f"it stays there (`docs move --folder {shlex.quote(e.folder)} --to {to}` moves "
+                "the folder)."
+            )
+        else:
+            lines.append(
+                f"{name} was added before, to {where}: it stays there "
+                f"(`docs move {e.document} --to {to}` moves it)."
+            )
+    return lines
 
 
 def add(ctx: Context) -> int:
@@ -136,6 +188,45 @@ def list_(ctx: Context) -> int:
             f"{d.id:>5}  {d.kind:<8} {pages}{d.passages} passages  {output.safe(d.path)}\n"
         )
     ctx.err.write(f"{len(docs)} documents\n")
+    return EXIT_OK
+
+
+def move(ctx: Context) -> int:
+    if not ctx.args.ids and not ctx.args.folder:
+        raise UsageError("Name the documents (their numbers) or a --folder to move.")
+    store = _store(ctx)
+    space = space_of(ctx.app, ctx.args.to)
+    for doc_id in ctx.args.ids:  # every one known, and on its own, before any moves
+        doc = store.get(doc_id)
+        if doc.folder is not None:
+            raise UsageError(
+                f"Document {doc_id} is in the watched folder {output.safe(doc.folder)}: "
+                f"move the folder (`docs move --folder {shlex.quote(doc.folder)} --to "
+                f"{shlex.quote(ctx.args.to)}`)."
+            )
+    known = {f.path for f in store.folders()}
+    for folder in ctx.args.folder:
+        if folder not in known and str(Path(folder).expanduser().resolve()) not in known:
+            raise NotFound(
+                f"{output.safe(folder)} is not a watched folder: `docs folders` lists them.",
+                reason="folder_unknown",
+            )
+    for doc_id in ctx.args.ids:
+        store.move(doc_id, space)
+    moved = sum(
+        store.move_folder(f if f in known else str(Path(f).expanduser().resolve()), space)
+        for f in ctx.args.folder
+    )
+    where = "the shared space" if space is None else f"'{_space_name(ctx, space)}'"
+    n = len(ctx.args.ids) + moved
+    folders_moved = len(ctx.args.folder)
+    also = (
+        f" ({moved} of them with {folders_moved} watched "
+        f"{'folder' if folders_moved == 1 else 'folders'})"
+        if folders_moved
+        else ""
+    )
+    ctx.out.write(f"Moved {n} {'document' if n == 1 else 'documents'}{also} to {where}.\n")
     return EXIT_OK
 
 

@@ -457,7 +457,16 @@ class DocumentsPage(QWidget):
                     "",
                     report.unindexed,
                 )
-            if changed or report.refused or report.unavailable or report.stopped:
+            if report.elsewhere:  # named for this space, kept in the one it was in
+                stays = self._elsewhere(report)
+                text = f"{text} {stays}" if changed else stays
+            if (
+                changed
+                or report.refused
+                or report.unavailable
+                or report.stopped
+                or (report.elsewhere)
+            ):
                 self.status.emit(text)
 
         def failed(text: str) -> None:
@@ -466,6 +475,35 @@ class DocumentsPage(QWidget):
 
         tasks.run(fn, *args, done=done, failed=failed, progress=step)
         return True
+
+    def _elsewhere(self, report: AddReport) -> str:
+        """What stays in the space it was already in, and how to move it."""
+        if len(report.elsewhere) > 1:
+            return self.tr(
+                "%n of them are already in other spaces and stay there: Move to space moves them.",
+                "",
+                len(report.elsewhere),
+            )
+        e = report.elsewhere[0]
+        if e.folder == e.path:
+            text = self.tr(
+                "The folder %1 is already watched in “%2” and stays there: its Move to space "
+                "moves it."
+            )
+        elif e.folder is not None:
+            text = self.tr(
+                "%1 is in a watched folder of “%2” and stays there: move its folder to move it."
+            )
+        else:
+            text = self.tr("%1 is already in “%2” and stays there: Move to space moves it.")
+        name = e.path if e.folder == e.path else Path(e.path).name
+        where = space_name(e.space, names_of(self.ctx.app.spaces.list()))
+        first, second = text.split("%1", 1)  # a name holding "%2" is not read as a place
+        return (
+            first.replace("%2", escape_controls(where))
+            + escape_controls(name)
+            + second.replace("%2", escape_controls(where))
+        )
 
     def _finished(self) -> None:
         self.running = False

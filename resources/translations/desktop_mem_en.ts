@@ -96,26 +96,31 @@
         <translation><numerusform>%n passage can be found by its words until the embedding model is there.</numerusform><numerusform>%n passages can be found by their words until the embedding model is there.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="506" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="483" />
+        <source>%n of them are already in other spaces and stay there: Move to space moves them.</source>
+        <translation><numerusform>%n of them is already in another space and stays there: Move to space moves it.</numerusform><numerusform>%n of them are already in other spaces and stay there: Move to space moves them.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="544" />
         <source>No longer watching the folder; its %n document(s) stay.</source>
         <translation><numerusform>No longer watching the folder; its %n document stays.</numerusform><numerusform>No longer watching the folder; its %n documents stay.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="509" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="547" />
         <source>No longer watching the folder; its %n document(s) are removed.</source>
         <translation><numerusform>No longer watching the folder; its %n document is removed.</numerusform><numerusform>No longer watching the folder; its %n documents are removed.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="527" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="565" />
         <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
         <translation><numerusform>Remove %n document and every passage of it from desktop-mem, for good? The file itself is not touched.</numerusform><numerusform>Remove %n documents and every passage of them from desktop-mem, for good? The files themselves are not touched.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="560" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="598" />
         <source>shaped %n answer(s)</source>
         <translation><numerusform>shaped %n answer</numerusform><numerusform>shaped %n answers</numerusform></translation>
     </message>
-    </context>
+</context>
 <context>
     <name>ForgetDialog</name>
     <message numerus="yes">
@@ -407,12 +412,12 @@
 <context>
     <name>SyncPage</name>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="144" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="145" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n memory</numerusform><numerusform>%n memories</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="146" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="147" />
         <source>%n conversation(s)</source>
         <translation><numerusform>%n conversation</numerusform><numerusform>%n conversations</numerusform></translation>
     </message>

@@ -1122,53 +1122,73 @@
         <source>%n passage(s) can be found by their words until the embedding model is there.</source>
         <translation><numerusform>在嵌入模型就绪之前，%n 个段落只能按字词查找。</numerusform></translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="483" />
+        <source>%n of them are already in other spaces and stay there: Move to space moves them.</source>
+        <translation><numerusform>其中 %n 项已在其他空间中，仍留在那里：用“移到空间”可以移动它们。</numerusform></translation>
+    </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="489" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="490" />
+        <source>The folder %1 is already watched in “%2” and stays there: its Move to space moves it.</source>
+        <translation>文件夹 %1 已在“%2”中被监视，仍留在那里：用它旁边的“移到空间”可以移动它。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="495" />
+        <source>%1 is in a watched folder of “%2” and stays there: move its folder to move it.</source>
+        <translation>%1 在“%2”的一个监视文件夹中，仍留在那里：移动它所在的文件夹才能移动它。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="498" />
+        <source>%1 is already in “%2” and stays there: Move to space moves it.</source>
+        <translation>%1 已在“%2”中，仍留在那里：用“移到空间”可以移动它。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="527" />
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="492" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="530" />
         <source>Stop watching %1? Its files are not touched. Remove its documents from desktop-mem too, or keep them (no longer re-read)?</source>
         <translation>停止监视 %1？其中的文件不会被改动。要同时从 desktop-mem 中移除它的文档，还是保留它们（不再重新读取）？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="496" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="534" />
         <source>Remove them</source>
         <translation>移除它们</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="497" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="535" />
         <source>Keep them</source>
         <translation>保留它们</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="506" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="544" />
         <source>No longer watching the folder; its %n document(s) stay.</source>
         <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档保留。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="509" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="547" />
         <source>No longer watching the folder; its %n document(s) are removed.</source>
         <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档已移除。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="525" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="563" />
         <source>Remove documents</source>
         <translation>移除文档</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="527" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="565" />
         <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
         <translation><numerusform>要从 desktop-mem 中永久移除 %n 个文档及其全部片段吗？文件本身不受影响。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="560" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="598" />
         <source>shaped %n answer(s)</source>
         <translation><numerusform>影响了 %n 个回答</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="565" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="603" />
         <source>No passage is about this.</source>
         <translation>没有与此相关的片段。</translation>
     </message>
@@ -3788,244 +3808,244 @@ Install it from ollama.com, then start it: open the Ollama app (on Linux it runs
 <context>
     <name>SyncPage</name>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="210" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="211" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="281" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="282" />
         <source>The recovery code, or a pairing code</source>
         <translation>恢复码，或配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="288" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="289" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="93" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="94" />
         <source>Setting up sync…</source>
         <translation>正在设置同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="98" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="99" />
         <source>Joining: bringing in everything the other computers hold…</source>
         <translation>正在加入：正在取回其他电脑上的全部内容…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="106" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="107" />
         <source>Joining: %1 of %2 records from %3 taken in…</source>
         <translation>正在加入：已从 %3 收取 %2 条记录中的 %1 条…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="115" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="116" />
         <source>Enter a pairing code shown on one of your other computers.</source>
         <translation>请输入你的另一台电脑上显示的配对码。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="121" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="122" />
         <source>Joining again…</source>
         <translation>正在重新加入…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="143" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="144" />
         <source>Joined: %1 and %2 are here.</source>
         <translation>已加入：%1和%2已在这里。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="144" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="145" />
         <source>%n memory(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="146" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="147" />
         <source>%n conversation(s)</source>
         <translation><numerusform>%n 个对话</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="152" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="164" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="153" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="165" />
         <source>%1 %2</source>
         <translation>%1%2</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="157" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="158" />
         <source>%1 lets this computer in at its next sync; until then what you change here waits to be sent.</source>
         <translation>%1 会在下次同步时让这台电脑加入；在此之前，你在这里的更改会等待发送。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="166" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="167" />
         <source>Sync is on.</source>
         <translation>同步已开启。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="174" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="175" />
         <source>From now on the recovery code of the profile you joined opens this profile: the recovery code shown when this profile was first opened no longer does.</source>
         <translation>从现在起，打开这个配置要用你加入的那个配置的恢复码：这个配置第一次打开时显示的恢复码已不再有效。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="179" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="180" />
         <source>The profile you joined has no recovery code (a passphrase protects it): this profile keeps its own, the one shown when it was first opened.</source>
         <translation>你加入的配置没有恢复码（它由密码保护）：这个配置保留自己的恢复码，也就是它第一次打开时显示的那个。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="199" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="200" />
         <source>Move to another folder…</source>
         <translation>移到另一个文件夹…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="202" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="203" />
         <source>Sync through another folder from now on (the engine's folder moved, or you use another engine). The same key and the same computer: nothing is sent again.</source>
         <translation>从现在起通过另一个文件夹同步（同步引擎的文件夹移动了，或你换了引擎）。密钥和这台电脑都不变：不会重新发送任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="218" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="219" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="222" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="223" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="226" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="227" />
         <source>This computer</source>
         <translation>这台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="231" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="232" />
         <source>Other computers</source>
         <translation>其他电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="262" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="263" />
         <source>The other version of each is in its history. Double-click to open it.</source>
         <translation>每条记忆的另一个版本都在它的历史中。双击即可打开。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="269" />
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="282" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="270" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="283" />
         <source>Join again</source>
         <translation>重新加入</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="273" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="274" />
         <source>Show a pairing code on one of your other computers (Settings &gt; Sync) and enter it here. This computer joins as a new one and keeps everything it holds: what changed here since is sent, what the others did is taken in.</source>
         <translation>在你的另一台电脑上显示配对码（设置 &gt; 同步），然后在这里输入。这台电脑会作为新电脑加入，并保留它已有的全部内容：这里之后的改动会发送出去，其他电脑的改动会同步过来。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="293" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="294" />
         <source>Show a pairing code</source>
         <translation>显示配对码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="295" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="296" />
         <source>A code another computer joins with, without the recovery code</source>
         <translation>另一台电脑无需恢复码即可用它加入的代码</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="298" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="299" />
         <source>Sync now</source>
         <translation>立即同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="300" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="301" />
         <source>Turn off sync on this computer…</source>
         <translation>在这台电脑上关闭同步…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="348" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="349" />
         <source>Show them</source>
         <translation>查看</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="352" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="353" />
         <source>Memories edited on two computers at once</source>
         <translation>在两台电脑上同时被编辑的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="357" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="358" />
         <source>(deleted)</source>
         <translation>（已删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="359" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="360" />
         <source>%1 (also edited on %2, %3)</source>
         <translation>%1（%2 上也编辑过，%3）</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="398" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="401" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and a pairing code (Show a pairing code, below).</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，使用这个文件夹和一个配对码（见下方的“显示配对码”）。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="404" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="407" />
         <source>None yet. On the other computer, choose Join a synced profile in Settings &gt; Sync, with this folder and the recovery code or a pairing code.</source>
         <translation>还没有。在另一台电脑上，打开“设置 &gt; 同步”，选择“加入一个已同步的配置”，用这个文件夹以及恢复码或配对码加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="426" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="429" />
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="463" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="466" />
         <source>A computer's name cannot be empty: type a few letters.</source>
         <translation>电脑名称不能为空：请输入几个字。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="471" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="474" />
         <source>Renamed.</source>
         <translation>已重命名。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="476" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="479" />
         <source>Remove a computer</source>
         <translation>移除一台电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="478" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="481" />
         <source>Remove “%1” from this sync? The others get a new key that it is not given: it cannot read anything changed from now on. What it already holds stays on it. Do this if it was lost or stolen, or is no longer yours.</source>
         <translation>要把“%1”从这个同步中移除吗？其他电脑会换用一把不给它的新密钥：从现在起的任何更改它都读不到。它已有的内容仍留在它上面。如果它丢失、被盗或已不属于你，请这样做。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="487" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="490" />
         <source>Removing %1…</source>
         <translation>正在移除 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="490" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="493" />
         <source>%1 was removed.</source>
         <translation>已移除 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="496" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="499" />
         <source>Move sync to another folder</source>
         <translation>把同步移到另一个文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="501" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="504" />
         <source>Moving sync to %1…</source>
         <translation>正在把同步移到 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="507" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="510" />
         <source>This profile now syncs through %1. On your other computers, choose Move to another folder… with the same folder once the engine has brought it there. The old folder is no longer used here: delete it once every computer has moved.</source>
         <translation>这个档案现在通过 %1 同步。等同步引擎把这个文件夹带到你的其他电脑后，在那些电脑上选择“移到另一个文件夹…”并选同一个文件夹。这台电脑不再使用旧文件夹：等所有电脑都移过去后，可以删除它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="541" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="544" />
         <source>Turn off sync</source>
         <translation>关闭同步</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="543" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="546" />
         <source>Stop syncing this profile on this computer? Everything it holds stays here, and the other computers go on syncing without it.</source>
         <translation>要在这台电脑上停止同步这个配置吗？它的全部内容仍保留在这里，其他电脑会在没有它的情况下继续同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/sync_ui.py" line="552" />
+        <location filename="../../desktop_mem/ui/sync_ui.py" line="555" />
         <source>Sync is off on this computer.</source>
         <translation>这台电脑上的同步已关闭。</translation>
     </message>

@@ -283,6 +283,10 @@ EN: dict[str, tuple[str, str]] = {
         "%n document moved to the shared space.",
         "%n documents moved to the shared space.",
     ),
+    "%n of them are already in other spaces and stay there: Move to space moves them.": (
+        "%n of them is already in another space and stays there: Move to space moves it.",
+        "%n of them are already in other spaces and stay there: Move to space moves them.",
+    ),
     "%n document(s) moved to the space %1.": (
         "%n document moved to the space %1.",
         "%n documents moved to the space %1.",

@@ -391,6 +391,50 @@ def test_documents_are_added_to_the_space_chosen_and_moved(
     assert calls.by_hand == [], "refreshed by hand after the documents announced it"
 
 
+def test_adding_again_in_another_space_says_where_it_stays(
+    qtbot: Any, profile: Profile, tmp_path: Path
+) -> None:
+    """What was added to one space, added again in another, stays where it is and the
+    status line says so, with how to move it (never a command to type)."""
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "leave.md").write_text("# Leave\n\nTwenty days a year.\n", "utf-8")
+    single = tmp_path / "pay.md"
+    single.write_text("# Pay\n\nPaid on the last day of the month.\n", "utf-8")
+    service = Service(profile)
+    work = service.spaces.create("Work").id
+    context = Context(service, app_settings(profile.config.home))
+    docs = DocumentsPage(context)
+    qtbot.addWidget(docs)
+    said: list[str] = []
+    docs.status.connect(said.append)
+    choose(docs.space_box, work)
+    for path in (single, folder):
+        assert docs.add([path])
+        qtbot.waitUntil(lambda: not docs.running, timeout=10000)
+    choose(docs.space_box, None)  # the shared space
+    said.clear()
+    assert docs.add([single])
+    qtbot.waitUntil(lambda: not docs.running and bool(said), timeout=10000)
+    assert said[-1] == "pay.md is already in “Work” and stays there: Move to space moves it."
+    assert docs.add([folder / "leave.md"])
+    qtbot.waitUntil(lambda: not docs.running and len(said) == 2, timeout=10000)
+    assert said[-1] == (
+        "leave.md is in a watched folder of “Work” and stays there: move its folder to move it."
+    )
+    assert docs.add([folder])
+    qtbot.waitUntil(lambda: not docs.running and len(said) == 3, timeout=10000)
+    assert said[-1].startswith(f"The folder {folder} is already watched in “Work” and stays")
+    assert docs.add([single, folder])
+    qtbot.waitUntil(lambda: not docs.running and len(said) == 4, timeout=10000)
+    assert (
+        said[-1]
+        == "2 of them are already in other spaces and stay there: Move to space moves them."
+    )
+    assert {d.space for d in service.documents.list()} == {work}
+    assert not any("desktop-mem" in line for line in said)
+
+
 def test_a_space_taken_out_under_a_new_chat_leaves_it_in_the_shared_space(
     qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
 ) -> None:

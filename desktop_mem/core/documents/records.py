@@ -50,6 +50,21 @@ class PassageHit:
         return {**asdict(self), "where": self.where()}
 
 
+@dataclass(frozen=True)
+class Elsewhere:
+    """Something named to be added to one space that stays in another: a file or folder
+    added before (`document` its id, for a file), or a file of a watched folder
+    (`folder`), which is in its folder's space."""
+
+    path: str
+    space: int | None  # where it stays (None: the shared space)
+    document: int | None = None
+    folder: str | None = None
+
+    def to_dict(self) -> JSONObject:
+        return asdict(self)
+
+
 @dataclass
 class AddReport:
     added: builtins.list[str] = field(default_factory=list)
@@ -61,6 +76,8 @@ class AddReport:
     # watched folders (or a lone file's folder) that could not be read: an unmounted
     # drive, a folder made unreadable or swapped for a link; their documents are kept
     unavailable: builtins.list[str] = field(default_factory=list)
+    # named to go to one space, kept in the one it was already in: said, never moved
+    elsewhere: builtins.list[Elsewhere] = field(default_factory=list)
     passages: int = 0
     pages: int = 0
     unindexed: int = 0  # passages stored without a vector (no embedding model to use)
@@ -70,6 +87,7 @@ class AddReport:
         for name in ("added", "updated", "unchanged", "removed", "refused", "left_out"):
             getattr(self, name).extend(getattr(other, name))
         self.unavailable.extend(other.unavailable)
+        self.elsewhere.extend(other.elsewhere)
         self.passages += other.passages
         self.pages += other.pages
         self.unindexed += other.unindexed

@@ -40,6 +40,7 @@ from desktop_mem.core.documents.folders import WatchedFolders
 from desktop_mem.core.documents.records import (
     AddReport,
     Document,
+    Elsewhere,
     Folder,
     PassageHit,
 )
@@ -105,6 +106,11 @@ class DocumentStore(WatchedFolders, TextTier):
                     "INSERT OR IGNORE INTO doc_folders(path, added_at, space_id) VALUES (?, ?, ?)",
                     (str(target), now_iso(), space),
                 )
+                (kept_in,) = conn.execute(
+                    "SELECT space_id FROM doc_folders WHERE path = ?", (str(target),)
+                ).fetchone()
+            if kept_in != space:  # watched before, in another space: it stays there
+                report.elsewhere.append(Elsewhere(str(target), kept_in, folder=str(target)))
             try:
                 files = self._files_in(target, report)
             except OSError as exc:
@@ -134,7 +140,19 @@ class DocumentStore(WatchedFolders, TextTier):
                     progress(n, len(files))
         finally:  # what was added before a failure too
             self.events.documents("changed")
+        if files == [target]:  # a file named by itself, not a folder's
+            self._stays(target, space, report)
         return report
+
+    def _stays(self, path: Path, space: int | None, report: AddReport) -> None:
+        """A file named to go to `space` that is in another (added there before, or of a
+        watched folder there) stays where it is, and the report says so."""
+        row = self.db.query(
+            "SELECT id, space_id, folder FROM documents WHERE path = ?", (str(path),)
+        )
+        if row and row[0][1] != space:
+            doc_id, kept_in, folder = row[0]
+            report.elsewhere.append(Elsewhere(str(path), kept_in, int(doc_id), folder))
 
     def _add_file(
         self,
