@@ -145,9 +145,11 @@ def test_adding_again_to_another_space_says_where_it_stays_and_docs_move_moves_i
     assert len(set(listed.values())) == 1  # nothing moved
 
     doc_id = stays["document"]
-    code, out, _ = run("docs", "move", str(doc_id), "--to", "Home life")
+    code, out, _ = run("docs", "move", str(doc_id), str(doc_id), "--to", "Home life")
     assert code == 0 and out == "Moved 1 document to 'Home life'.\n"
-    code, out, _ = run("docs", "move", "--folder", str(folder), "--to", "shared")
+    code, out, _ = run(
+        "docs", "move", "--folder", str(folder), "--folder", str(folder), "--to", "shared"
+    )
     assert code == 0 and "(1 of them with 1 watched folder) to the shared space" in out
     code, _, err = run("docs", "add", str(doc), "--space", "Home life")
     assert "stays there" not in err  # it is in the space asked now

@@ -196,37 +196,43 @@ def move(ctx: Context) -> int:
         raise UsageError("Name the documents (their numbers) or a --folder to move.")
     store = _store(ctx)
     space = space_of(ctx.app, ctx.args.to)
-    for doc_id in ctx.args.ids:  # every one known, and on its own, before any moves
+    ids = list(dict.fromkeys(ctx.args.ids))  # one named twice moves once
+    for doc_id in ids:  # every one known, and on its own, before anything moves
         doc = store.get(doc_id)
         if doc.folder is not None:
             raise UsageError(
-                f"Document {doc_id} is in the watched folder {output.safe(doc.folder)}: "
-                f"move the folder (`docs move --folder {shlex.quote(doc.folder)} --to "
-                f"{shlex.quote(ctx.args.to)}`)."
+                output.safe(
+                    f"Document {doc_id} is in the watched folder {doc.folder}: move the folder "
+                    f"(`docs move --folder {shlex.quote(doc.folder)} --to "
+                    f"{shlex.quote(ctx.args.to)}`)."
+                )
             )
     known = {f.path for f in store.folders()}
-    for folder in ctx.args.folder:
-        if folder not in known and str(Path(folder).expanduser().resolve()) not in known:
+    folders: list[str] = []
+    for named in ctx.args.folder:
+        folder = named if named in known else str(Path(named).expanduser().resolve())
+        if folder not in known:
             raise NotFound(
-                f"{output.safe(folder)} is not a watched folder: `docs folders` lists them.",
+                f"{output.safe(named)} is not a watched folder: `docs folders` lists them.",
                 reason="folder_unknown",
             )
-    for doc_id in ctx.args.ids:
+        if folder not in folders:
+            folders.append(folder)
+    for doc_id in ids:
         store.move(doc_id, space)
-    moved = sum(
-        store.move_folder(f if f in known else str(Path(f).expanduser().resolve()), space)
-        for f in ctx.args.folder
-    )
+    moved = sum(store.move_folder(folder, space) for folder in folders)
     where = "the shared space" if space is None else f"'{_space_name(ctx, space)}'"
-    n = len(ctx.args.ids) + moved
-    folders_moved = len(ctx.args.folder)
-    also = (
-        f" ({moved} of them with {folders_moved} watched "
-        f"{'folder' if folders_moved == 1 else 'folders'})"
-        if folders_moved
+    n = len(ids) + moved
+    with_folders = (
+        f" ({moved} of them with {len(folders)} watched "
+        f"{'folder' if len(folders) == 1 else 'folders'})"
+        if folders
         else ""
     )
-    ctx.out.write(f"Moved {n} {'document' if n == 1 else 'documents'}{also} to {where}.\n")
+    ctx.out.write(
+        output.safe(f"Moved {n} {'document' if n == 1 else 'documents'}{with_folders} to {where}.")
+        + "\n"
+    )
     return EXIT_OK
 
 

@@ -30,7 +30,8 @@ class Documents:
         space: int | None = None,
     ) -> AddReport:
         """A file, or every readable file of a folder (then watched), to a space (None:
-        the shared space)."""
+        the shared space). What was added before stays in its space, in the report's
+        `elsewhere`."""
         return self.store.add(target, progress=progress, should_stop=should_stop, space=space)
 
     def remove(self, doc_id: int) -> int:
