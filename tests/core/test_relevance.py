@@ -670,6 +670,27 @@ def test_an_item_that_clears_the_gate_by_itself_is_kept_beside_a_stronger_one(
     assert all(h.signals["match"] == "strong" for h in hits)
 
 
+def test_the_words_that_keep_an_item_beside_a_stronger_one_are_its_own(profile: Profile) -> None:
+    """An item that clears the gate and holds half the query's words is kept however
+    far the best stands above it, but only for words of its own: a learned memory keeps
+    the answer it followed as its context, which finds it, and does not drag it along."""
+    from desktop_mem.core.search.relevance import MEMORY_TIER, Asked, Candidates, judge
+    from desktop_mem.core.textproc import query_terms
+
+    answer = "Ana's flat in Porto has a lovely balcony"
+    best = profile.memories.add(NewMemory("My sister Ana moved to Porto last spring")).memory.id
+    borrowed = profile.memories.add(NewMemory("Wants a balcony", context=answer)).memory.id
+    own = profile.memories.add(NewMemory(answer)).memory.id
+    ids = [best, borrowed, own]
+    vectors = {i: _unit(np.random.default_rng(i).normal(size=64)) for i in ids}
+    query = "when did Ana move to Porto"
+    found = Candidates(ids, np.array([0.9, 0.3, 0.3]), np.ones(3, bool), vectors, ids)
+    verdict = judge(profile.db, MEMORY_TIER, RelevanceRule(),
+                    Asked.of(query, query_terms(query), _synthetic_level()), found, 3)  # fmt: skip
+    assert verdict.coverage[borrowed] == verdict.coverage[own] > 0.5  # found by the words
+    assert list(verdict.keep) == [True, False, True]
+
+
 def test_an_item_holding_every_word_of_the_query_is_kept_whatever_its_cosine(
     profile: Profile,
 ) -> None:
@@ -679,8 +700,15 @@ def test_an_item_holding_every_word_of_the_query_is_kept_whatever_its_cosine(
     from desktop_mem.core.search.relevance import MEMORY_TIER, Asked, Candidates, judge
     from desktop_mem.core.textproc import query_terms
 
-    texts = ["We fly to Kyoto in April", "The XR-200 router needs a reset", "OK, thanks, Mel"]
-    ids = [profile.memories.add(NewMemory(t)).memory.id for t in texts]
+    texts = ["We fly to Kyoto in April", "The XR-200 router needs a reset", "OK, thanks, Mel",
+             "Nate: Wow, what's it about?"]  # fmt: skip
+    said_before = "Joanna: I finished my first screenplay"  # the turn it answers
+    ids = [
+        profile.memories.add(
+            NewMemory(t, context=said_before if t.startswith("Nate") else None)
+        ).memory.id
+        for t in texts
+    ]
     rng = np.random.default_rng(5)
     vectors = {i: _unit(rng.normal(size=64)) for i in ids}
     far = np.full(len(ids), -0.3)  # well below chance for every item
@@ -688,7 +716,7 @@ def test_an_item_holding_every_word_of_the_query_is_kept_whatever_its_cosine(
     def kept(query: str) -> list[str]:
         terms = query_terms(query)
         keyword = [i for i, t in zip(ids, texts, strict=True)
-                   if any(w in query_terms(t) for w in terms)]  # fmt: skip
+                   if any(w in query_terms(f"{t} {said_before}") for w in terms)]  # fmt: skip
         found = Candidates(ids, far, np.ones(len(ids), bool), vectors, keyword)
         verdict = judge(profile.db, MEMORY_TIER, RelevanceRule(),
                         Asked.of(query, terms, _synthetic_level()), found, len(ids))  # fmt: skip
@@ -700,6 +728,8 @@ def test_an_item_holding_every_word_of_the_query_is_kept_whatever_its_cosine(
     assert kept("kyoto router") == [], "half the words is evidence, not proof"
     assert kept("ok, thanks!") == [], "small talk's words say nothing of what it is about"
     assert kept("april") == [], "a time word alone is a date, judged by when"
+    # the words in the turn it answers alone, far below chance: not kept by them
+    assert kept("Joanna's first screenplay") == []
 
 
 def test_a_search_for_one_exact_word_finds_the_memory_and_the_message(profile: Profile) -> None:

@@ -394,12 +394,23 @@ def judge(
     # no evidence: "what can you do?" is in most things anyone says.
     about = says_what_about(terms)
     coverage = term_coverage(db, tier.fts, terms, worded) if about else {}
+    # What an item holds in its own words: the turn it answers (kept as its context)
+    # may hold the question's words ("What's it about?" after "I finished my first
+    # screenplay"); they find it, but do not keep it whatever its meaning.
+    own = (
+        term_coverage(db, tier.fts, terms, [i for i in worded if coverage.get(i)], tier.own_words)
+        if tier.own_words is not None and about
+        else coverage
+    )
     whole = np.zeros(len(ids), dtype=bool)
     if asked.whole and about:
-        whole[[n for n, i in enumerate(ids) if coverage.get(i, 0.0) >= 1.0]] = True
+        whole[[n for n, i in enumerate(ids) if own.get(i, 0.0) >= 1.0]] = True
     for i in dated:
         coverage[i] = min(1.0, coverage.get(i, 0.0) + time_share)
+        if own is not coverage:
+            own[i] = min(1.0, own.get(i, 0.0) + time_share)
     cover = np.array([coverage.get(i, 0.0) for i in ids])
+    own_cover = np.array([own.get(i, 0.0) for i in ids])
     evidence = zs + rule.keyword_credit * cover
     scores = {ids[n]: round(float(evidence[n]), 2) for n in np.flatnonzero(readable)}
     best = float(evidence[readable].max()) if readable.any() else -math.inf
@@ -472,7 +483,7 @@ def judge(
         # the margin to the best item still decides (2 deviations alone are a chance
         # draw's reach in a store of hundreds).
         cleared = np.zeros(len(ids), dtype=bool)
-        cleared[[n for n in opens if cover[n] >= rule.words_share]] = True
+        cleared[[n for n in opens if own_cover[n] >= rule.words_share]] = True
         keep = by_meaning | words | cleared | whole
     else:
         keep = words | whole

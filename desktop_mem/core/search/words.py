@@ -18,10 +18,10 @@ _MATCHES_READ = 5_000
 
 
 def term_coverage(
-    db: Database, fts_table: str, terms: list[str], ids: list[int]
+    db: Database, fts_table: str, terms: list[str], ids: list[int], column: str | None = None
 ) -> dict[int, float]:
-    """For each row, the share of the query's search terms it contains, as the
-    full-text index sees them (stemmed; CJK as bigrams)."""
+    """For each row, the share of the query's search terms it contains (in `column`,
+    where given), as the full-text index sees them (stemmed; CJK as bigrams)."""
     if not terms or not ids:
         return {}
     wanted = set(ids)
@@ -29,6 +29,8 @@ def term_coverage(
     counts: dict[int, int] = {}
     for term in terms:
         match = textproc.fts_match([term])
+        if column:
+            match = f"{column} : ({match})"
         rows = db.query(
             f"SELECT rowid FROM {fts_table} WHERE {fts_table} MATCH ? LIMIT ?",
             (match, _MATCHES_READ + 1),
