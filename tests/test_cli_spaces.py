@@ -4,7 +4,10 @@ returns another space's memory, and a space kept apart does not see the shared o
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import Run
 
@@ -162,3 +165,74 @@ def test_adding_again_to_another_space_says_where_it_stays_and_docs_move_moves_i
     assert code == 2 and "Name the documents" in err
     listed = {d["title"]: d["space"] for d in json.loads(run("docs", "list", "--json")[1])}
     assert listed["soup.md"] is None  # a refused move moved nothing
+
+
+def _md(path: Path) -> Path:
+    path.write_text("# T\n\nSome words about the garden shed.\n", "utf-8")
+    return path
+
+
+def _spaces_of(run: Run) -> dict[str, int | None]:
+    return {d["path"]: d["space"] for d in json.loads(run("docs", "list", "--json")[1])}
+
+
+@pytest.mark.parametrize("first", ["outer", "inner", "file"])
+def test_a_folder_holding_what_another_space_has_says_it_stays(
+    run: Run, tmp_path: Path, first: str
+) -> None:
+    """A folder added for one space whose files are another's (the folder it is in is
+    watched there, a folder in it is, or a file of it was added there on its own) says
+    so; a folder inside a watched one is read as part of it, not watched again."""
+    assert run("spaces", "create", "Work")[0] == 0
+    assert run("spaces", "create", "Home")[0] == 0
+    inner = tmp_path / "outer" / "inner"
+    inner.mkdir(parents=True)
+    a = _md(inner / "a.md")
+    named = {"outer": tmp_path / "outer", "inner": inner, "file": a}[first]
+    assert run("docs", "add", str(named), "--space", "Work")[0] == 0
+    again = inner if first == "outer" else tmp_path / "outer"
+    code, out, _ = run("docs", "add", str(again), "--space", "Home", "--json")
+    assert code == 0
+    (stays,) = json.loads(out)["elsewhere"]
+    assert stays["space_name"] == "Work"
+    assert stays["path"] == (str(a) if first == "file" else str(named))
+    assert _spaces_of(run)[str(a)] == 1  # it stayed in Work, and it was said
+    if first == "outer":
+        folders = [f["path"] for f in json.loads(run("docs", "folders", "--json")[1])]
+        assert folders == [str(named)], "a folder in a watched one is not watched twice"
+
+
+def test_one_file_named_twice_through_a_link_is_said_to_stay_once(run: Run, tmp_path: Path) -> None:
+    assert run("spaces", "create", "Work")[0] == 0
+    a = _md(tmp_path / "a.md")
+    (tmp_path / "link.md").symlink_to(a)
+    assert run("docs", "add", str(a), "--space", "Work")[0] == 0
+    code, out, _ = run("docs", "add", str(a), str(tmp_path / "link.md"), "--json")
+    assert code == 0 and len(json.loads(out)["elsewhere"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("folder_name", "space_name"),
+    [("two\nlines", "Work"), ("plain", "-draft"), ("t\x1b[2Jab", "Wo\trk")],
+)
+def test_the_docs_move_printed_runs_as_printed(
+    run: Run, tmp_path: Path, folder_name: str, space_name: str
+) -> None:
+    """The command said beside "it stays there" is safe on the terminal and moves it
+    when run as printed, whatever the folder's and the space's names hold."""
+    assert run("spaces", "create", "--", space_name)[0] == 0
+    folder = tmp_path / folder_name
+    folder.mkdir()
+    a = _md(folder / "a.md")
+    single = _md(tmp_path / "single.md")
+    assert run("docs", "add", str(folder), str(single))[0] == 0  # the shared space
+    _, _, err = run("docs", "add", str(folder), str(single), f"--space={space_name}")
+    assert "\x1b" not in err and err.count("\n") == 2, err
+    for printed in [line.split("`")[1] for line in err.splitlines()]:
+        words = subprocess.run(  # as a shell reads it
+            ["bash", "-c", f"printf '%s\\0' {printed}"], capture_output=True, check=True
+        ).stdout.decode()
+        code, _, said = run(*words.split("\0")[:-1])
+        assert code == 0, (printed, said)
+    assert set(_spaces_of(run).values()) == {1}
+    assert str(a) in _spaces_of(run)

@@ -5,7 +5,6 @@ characters escaped: a file name cannot move the cursor or ring the terminal's be
 from __future__ import annotations
 
 import argparse
-import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -109,7 +108,7 @@ def _report(report: AddReport, ctx: Context, as_json: bool) -> int:
         for line in [*report.refused, *report.unavailable]:
             ctx.err.write(f"desktop-mem: {output.safe(line)}\n")
         for line in _elsewhere(report, ctx):  # names from the disk and the user: escaped
-            ctx.err.write(f"desktop-mem: {output.safe(line)}\n")
+            ctx.err.write(f"desktop-mem: {line}\n")
         left = f", {len(report.left_out)} left out (removed by you)" if report.left_out else ""
         ctx.out.write(
             f"{len(report.added)} added, {len(report.updated)} updated, "
@@ -134,32 +133,34 @@ def _space_name(ctx: Context, space: int | None) -> str | None:
 
 def _elsewhere(report: AddReport, ctx: Context) -> list[str]:
     """One sentence for each file or folder that stays in the space it was in, with the
-    command that moves it to the space asked."""
+    command that moves it to the space asked (runnable as printed, names and all)."""
     if not report.elsewhere:
         return []
     asked = getattr(ctx.args, "space", None)
-    to = shlex.quote(asked if asked is not None else "shared")
+    to = output.option("--to", _space_name(ctx, space_of(ctx.app, asked)) or "shared")
     lines = []
     for e in report.elsewhere:
         where = (
-            "the shared space" if e.space is None else f"the space '{_space_name(ctx, e.space)}'"
+            "the shared space"
+            if e.space is None
+            else f"the space '{output.safe(_space_name(ctx, e.space) or '')}'"
         )
-        name = e.path
+        name = output.safe(e.path)
         if e.folder == e.path:
             lines.append(
                 f"The folder {name} was added before, to {where}: it stays there with its "
-                f"files (`docs move --folder {shlex.quote(e.path)} --to {to}` moves it)."
+                f"files (`docs move --folder {output.shell_word(e.path)} {to}` moves it)."
             )
         elif e.folder is not None:
             lines.append(
-                f"{name} is in the watched folder {e.folder}, which is in {where}: "
-                f"it stays there (`docs move --folder {shlex.quote(e.folder)} --to {to}` moves "
-                "the folder)."
+                f"{name} is in the watched folder {output.safe(e.folder)}, which is in "
+                f"{where}: it stays there (`docs move --folder {output.shell_word(e.folder)} "
+                f"{to}` moves the folder)."
             )
         else:
             lines.append(
                 f"{name} was added before, to {where}: it stays there "
-                f"(`docs move {e.document} --to {to}` moves it)."
+                f"(`docs move {e.document} {to}` moves it)."
             )
     return lines
 
@@ -201,11 +202,9 @@ def move(ctx: Context) -> int:
         doc = store.get(doc_id)
         if doc.folder is not None:
             raise UsageError(
-                output.safe(
-                    f"Document {doc_id} is in the watched folder {doc.folder}: move the folder "
-                    f"(`docs move --folder {shlex.quote(doc.folder)} --to "
-                    f"{shlex.quote(ctx.args.to)}`)."
-                )
+                f"Document {doc_id} is in the watched folder {output.safe(doc.folder)}: move "
+                f"the folder (`docs move --folder {output.shell_word(doc.folder)} "
+                f"{output.option('--to', _space_name(ctx, space) or 'shared')}`)."
             )
     known = {f.path for f in store.folders()}
     folders: list[str] = []

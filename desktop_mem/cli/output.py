@@ -48,6 +48,38 @@ def safe(text: str) -> str:
     return escape_controls(text)
 
 
+def shell_word(text: str) -> str:
+    """A word of a command printed for the user to run: quoted for a POSIX shell, and,
+    when it holds what `safe` would escape, written as $'...' with those characters as
+    escapes, so that it is safe on the terminal and runs as printed (bash, zsh)."""
+    import shlex
+
+    if safe(text) == text:
+        return shlex.quote(text)
+    out = []
+    for ch in text:
+        if ch in "\\'":
+            out.append("\\" + ch)
+        elif safe(ch) != ch:
+            code = ord(ch)
+            if 0xDC80 <= code <= 0xDCFF:  # a byte of a name that is not UTF-8
+                out.append(f"\\x{code - 0xDC00:02x}")
+            elif code < 0x80:
+                out.append(f"\\x{code:02x}")
+            else:
+                out.append(f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+        else:
+            out.append(ch)
+    return "$'" + "".join(out) + "'"
+
+
+def option(name: str, value: str) -> str:
+    """`--name VALUE` for a printed command; `--name=VALUE` where the value starts with a
+    dash (a separate word would be read as another option)."""
+    word = shell_word(value)
+    return f"{name}={word}" if value.startswith("-") else f"{name} {word}"
+
+
 # A search hit's relevance mark: a weaker match, or one the rule would not keep (--all).
 MATCH_MARKS = {"strong": " ", "weak": "?", "none": "-"}
 

@@ -459,7 +459,8 @@ class DocumentsPage(QWidget):
                 )
             if report.elsewhere:  # named for this space, kept in the one it was in
                 stays = self._elsewhere(report)
-                text = f"{text} {stays}" if changed else stays
+                alone = not (changed or report.unavailable or report.stopped or report.unindexed)
+                text = stays if alone else f"{text} {stays}"
             if (
                 changed
                 or report.refused

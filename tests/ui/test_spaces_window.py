@@ -435,6 +435,34 @@ def test_adding_again_in_another_space_says_where_it_stays(
     assert not any("desktop-mem" in line for line in said)
 
 
+def test_what_stays_elsewhere_does_not_hide_what_else_is_said(
+    qtbot: Any, profile: Profile, tmp_path: Path, fake_ollama: FakeOllama
+) -> None:
+    """A file that stays in its space, added beside one the embedding model could not
+    index: the status line says both (the sentence that it stays is added to what else
+    is said, and stands alone only when nothing else is)."""
+    single = tmp_path / "pay.md"
+    single.write_text("# Pay\n\nPaid on the last day of the month.\n", "utf-8")
+    new = tmp_path / "new.md"
+    new.write_text("# New\n\nA file never added before.\n", "utf-8")
+    service = Service(profile)
+    work = service.spaces.create("Work").id
+    docs = DocumentsPage(Context(service, app_settings(profile.config.home)))
+    qtbot.addWidget(docs)
+    said: list[str] = []
+    docs.status.connect(said.append)
+    choose(docs.space_box, work)
+    assert docs.add([single])
+    qtbot.waitUntil(lambda: not docs.running, timeout=10000)
+    choose(docs.space_box, None)
+    said.clear()
+    fake_ollama.fail_next(500, times=20, paths=("/api/embed",))
+    assert docs.add([single, new])
+    qtbot.waitUntil(lambda: not docs.running and bool(said), timeout=20000)
+    assert "pay.md is already in “Work” and stays there" in said[-1]
+    assert said[-1].startswith("Documents: 1 added, 0 updated, 0 removed. 1 passage can be found")
+
+
 def test_a_space_taken_out_under_a_new_chat_leaves_it_in_the_shared_space(
     qtbot: Any, window: MainWindow, fake_ollama: FakeOllama
 ) -> None:

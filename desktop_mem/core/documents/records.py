@@ -83,11 +83,17 @@ class AddReport:
     unindexed: int = 0  # passages stored without a vector (no embedding model to use)
     stopped: DesktopMemError | None = None  # what stopped the pass (a full disk): said once
 
+    def stays(self, elsewhere: Elsewhere) -> None:
+        """Something named stays in another space: said once, however often named."""
+        if all(e.path != elsewhere.path for e in self.elsewhere):
+            self.elsewhere.append(elsewhere)
+
     def extend(self, other: AddReport) -> None:
         for name in ("added", "updated", "unchanged", "removed", "refused", "left_out"):
             getattr(self, name).extend(getattr(other, name))
         self.unavailable.extend(other.unavailable)
-        self.elsewhere.extend(other.elsewhere)
+        for e in other.elsewhere:
+            self.stays(e)
         self.passages += other.passages
         self.pages += other.pages
         self.unindexed += other.unindexed

@@ -101,16 +101,24 @@ class DocumentStore(WatchedFolders, TextTier):
                 "rename it and try again."
             )
         if target.is_dir():
+            # a folder inside one watched already is read as part of it, in its space
+            within = next(
+                (f for f in self._folder_paths() if f != target and target.is_relative_to(f)),
+                None,
+            )
+            holder = str(within or target)
             with self.db.transaction() as conn:
-                conn.execute(
-                    "INSERT OR IGNORE INTO doc_folders(path, added_at, space_id) VALUES (?, ?, ?)",
-                    (str(target), now_iso(), space),
-                )
+                if within is None:
+                    conn.execute(
+                        "INSERT OR IGNORE INTO doc_folders(path, added_at, space_id) "
+                        "VALUES (?, ?, ?)",
+                        (holder, now_iso(), space),
+                    )
                 (kept_in,) = conn.execute(
-                    "SELECT space_id FROM doc_folders WHERE path = ?", (str(target),)
+                    "SELECT space_id FROM doc_folders WHERE path = ?", (holder,)
                 ).fetchone()
             if kept_in != space:  # watched before, in another space: it stays there
-                report.elsewhere.append(Elsewhere(str(target), kept_in, folder=str(target)))
+                report.stays(Elsewhere(holder, kept_in, folder=holder))
             try:
                 files = self._files_in(target, report)
             except OSError as exc:
@@ -119,7 +127,7 @@ class DocumentStore(WatchedFolders, TextTier):
                     f"The folder {textproc.escape_controls(str(target))} could not be read "
                     f"({exc.strerror or exc}): check it and try again."
                 ) from None
-            folder: str | None = str(target)
+            folder: str | None = holder
         elif target.exists():
             with self.db.transaction() as conn:  # added by name: back in, for good
                 conn.execute("DELETE FROM doc_removed WHERE path = ?", (str(target),))
@@ -140,19 +148,28 @@ class DocumentStore(WatchedFolders, TextTier):
                     progress(n, len(files))
         finally:  # what was added before a failure too
             self.events.documents("changed")
-        if files == [target]:  # a file named by itself, not a folder's
-            self._stays(target, space, report)
+        self._stays(files, files != [target], space, report)
         return report
 
-    def _stays(self, path: Path, space: int | None, report: AddReport) -> None:
-        """A file named to go to `space` that is in another (added there before, or of a
-        watched folder there) stays where it is, and the report says so."""
-        row = self.db.query(
-            "SELECT id, space_id, folder FROM documents WHERE path = ?", (str(path),)
-        )
-        if row and row[0][1] != space:
-            doc_id, kept_in, folder = row[0]
-            report.elsewhere.append(Elsewhere(str(path), kept_in, int(doc_id), folder))
+    def _stays(
+        self, files: builtins.list[Path], of_folder: bool, space: int | None, report: AddReport
+    ) -> None:
+        """What was named to go to `space` and is in another stays where it is, and the
+        report says so: a file added there before, on its own or as one of a watched
+        folder there. Of a folder's files, those of a watched folder are said as that
+        folder, once."""
+        for start in range(0, len(files), 500):
+            part = [str(p) for p in files[start : start + 500]]
+            rows = self.db.query(
+                "SELECT d.path, d.id, d.space_id, d.folder FROM documents d "
+                f"WHERE d.path IN ({','.join('?' * len(part))}) AND d.space_id IS NOT ?",
+                (*part, space),
+            )
+            for path, doc_id, kept_in, folder in rows:
+                if of_folder and folder is not None:
+                    report.stays(Elsewhere(folder, kept_in, folder=folder))
+                else:
+                    report.stays(Elsewhere(path, kept_in, int(doc_id), folder))
 
     def _add_file(
         self,
