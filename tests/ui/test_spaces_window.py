@@ -339,14 +339,20 @@ def test_an_app_is_given_the_spaces_ticked(
     apps.stop()
 
 
-def test_documents_are_added_to_the_space_chosen_and_moved(
-    qtbot: Any, profile: Profile, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _notes_and_pay(tmp_path: Path) -> tuple[Path, Path]:
+    """A folder of notes (leave.md) and a file on its own (pay.md)."""
     folder = tmp_path / "notes"
     folder.mkdir()
     (folder / "leave.md").write_text("# Leave\n\nTwenty days a year.\n", "utf-8")
     single = tmp_path / "pay.md"
     single.write_text("# Pay\n\nPaid on the last day of the month.\n", "utf-8")
+    return folder, single
+
+
+def test_documents_are_added_to_the_space_chosen_and_moved(
+    qtbot: Any, profile: Profile, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder, single = _notes_and_pay(tmp_path)
     service = Service(profile)
     work = service.spaces.create("Work").id
     calls = Refreshes(monkeypatch, DocumentsPage, "refresh")
@@ -396,11 +402,7 @@ def test_adding_again_in_another_space_says_where_it_stays(
 ) -> None:
     """What was added to one space, added again in another, stays where it is and the
     status line says so, with how to move it (never a command to type)."""
-    folder = tmp_path / "notes"
-    folder.mkdir()
-    (folder / "leave.md").write_text("# Leave\n\nTwenty days a year.\n", "utf-8")
-    single = tmp_path / "pay.md"
-    single.write_text("# Pay\n\nPaid on the last day of the month.\n", "utf-8")
+    folder, single = _notes_and_pay(tmp_path)
     service = Service(profile)
     work = service.spaces.create("Work").id
     context = Context(service, app_settings(profile.config.home))
