@@ -431,43 +431,14 @@ class DocumentsPage(QWidget):
 
         def done(report: AddReport) -> None:
             self._finished()
-            changed = len(report.added) + len(report.updated) + len(report.removed)
-            text = self.tr("Documents: %1 added, %2 updated, %3 removed.")
-            text = text.replace("%1", str(len(report.added))).replace(
-                "%2", str(len(report.updated))
-            ).replace("%3", str(len(report.removed)))  # fmt: skip
             if report.refused:
                 QMessageBox.warning(
                     self,
                     self.tr("Some files were not added"),
                     "\n".join(report.refused[:20]),
                 )
-            if report.unavailable:  # an unplugged drive: its documents stay as they were
-                text += " " + self.tr(
-                    "%n watched folder(s) could not be read (a drive not connected?): their "
-                    "documents are kept.",
-                    "",
-                    len(report.unavailable),
-                )
-            if report.stopped is not None:  # a full disk: the files after it were not read
-                text += " " + describe_exception(report.stopped, str(report.stopped))
-            if report.unindexed:  # no embedding model yet: found by words until it is there
-                text += " " + self.tr(
-                    "%n passage(s) can be found by their words until the embedding model is there.",
-                    "",
-                    report.unindexed,
-                )
-            if report.elsewhere:  # named for this space, kept in the one it was in
-                stays = self._elsewhere(report)
-                alone = not (changed or report.unavailable or report.stopped or report.unindexed)
-                text = stays if alone else f"{text} {stays}"
-            if (
-                changed
-                or report.refused
-                or report.unavailable
-                or report.stopped
-                or (report.elsewhere)
-            ):
+            text = self.said(report)
+            if text:
                 self.status.emit(text)
 
         def failed(text: str) -> None:
@@ -476,6 +447,38 @@ class DocumentsPage(QWidget):
 
         tasks.run(fn, *args, done=done, failed=failed, progress=step)
         return True
+
+    def said(self, report: AddReport) -> str:
+        """What the status line says of an add or a re-reading ("" when there is nothing
+        to say: nothing changed, nothing went wrong). Files that were not added are
+        listed in a box of their own."""
+        changed = len(report.added) + len(report.updated) + len(report.removed)
+        text = self.tr("Documents: %1 added, %2 updated, %3 removed.")
+        text = text.replace("%1", str(len(report.added))).replace(
+            "%2", str(len(report.updated))
+        ).replace("%3", str(len(report.removed)))  # fmt: skip
+        if report.unavailable:  # an unplugged drive: its documents stay as they were
+            text += " " + self.tr(
+                "%n watched folder(s) could not be read (a drive not connected?): their "
+                "documents are kept.",
+                "",
+                len(report.unavailable),
+            )
+        if report.stopped is not None:  # a full disk: the files after it were not read
+            text += " " + describe_exception(report.stopped, str(report.stopped))
+        if report.unindexed:  # no embedding model yet: found by words until it is there
+            text += " " + self.tr(
+                "%n passage(s) can be found by their words until the embedding model is there.",
+                "",
+                report.unindexed,
+            )
+        if report.elsewhere:  # named for this space, kept in the one it was in
+            stays = self._elsewhere(report)
+            alone = not (changed or report.unavailable or report.stopped or report.unindexed)
+            return stays if alone else f"{text} {stays}"
+        if changed or report.refused or report.unavailable or report.stopped:
+            return text
+        return ""
 
     def _elsewhere(self, report: AddReport) -> str:
         """What stays in the space it was already in, and how to move it."""

@@ -86,41 +86,41 @@
         <translation><numerusform>%1 (%n document)</numerusform><numerusform>%1 (%n documents)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="447" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="462" />
         <source>%n watched folder(s) could not be read (a drive not connected?): their documents are kept.</source>
         <translation><numerusform>%n watched folder could not be read (a drive not connected?): its documents are kept.</numerusform><numerusform>%n watched folders could not be read (a drive not connected?): their documents are kept.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="456" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="471" />
         <source>%n passage(s) can be found by their words until the embedding model is there.</source>
         <translation><numerusform>%n passage can be found by its words until the embedding model is there.</numerusform><numerusform>%n passages can be found by their words until the embedding model is there.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="483" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="487" />
         <source>%n of them are already in other spaces and stay there: Move to space moves them.</source>
         <translation><numerusform>%n of them is already in another space and stays there: Move to space moves it.</numerusform><numerusform>%n of them are already in other spaces and stay there: Move to space moves them.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="544" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="548" />
         <source>No longer watching the folder; its %n document(s) stay.</source>
         <translation><numerusform>No longer watching the folder; its %n document stays.</numerusform><numerusform>No longer watching the folder; its %n documents stay.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="547" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="551" />
         <source>No longer watching the folder; its %n document(s) are removed.</source>
         <translation><numerusform>No longer watching the folder; its %n document is removed.</numerusform><numerusform>No longer watching the folder; its %n documents are removed.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="565" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="569" />
         <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
         <translation><numerusform>Remove %n document and every passage of it from desktop-mem, for good? The file itself is not touched.</numerusform><numerusform>Remove %n documents and every passage of them from desktop-mem, for good? The files themselves are not touched.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="598" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="602" />
         <source>shaped %n answer(s)</source>
         <translation><numerusform>shaped %n answer</numerusform><numerusform>shaped %n answers</numerusform></translation>
     </message>
-</context>
+    </context>
 <context>
     <name>ForgetDialog</name>
     <message numerus="yes">

@@ -1103,92 +1103,92 @@
         <translation>正在读取文档…</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="435" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="456" />
         <source>Documents: %1 added, %2 updated, %3 removed.</source>
         <translation>文档：添加 %1 个，更新 %2 个，移除 %3 个。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="442" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="437" />
         <source>Some files were not added</source>
         <translation>部分文件没有添加</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="447" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="462" />
         <source>%n watched folder(s) could not be read (a drive not connected?): their documents are kept.</source>
         <translation><numerusform>有 %n 个监视的文件夹无法读取（驱动器没有连接？）：其中的文档已保留。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="456" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="471" />
         <source>%n passage(s) can be found by their words until the embedding model is there.</source>
         <translation><numerusform>在嵌入模型就绪之前，%n 个段落只能按字词查找。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="483" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="487" />
         <source>%n of them are already in other spaces and stay there: Move to space moves them.</source>
         <translation><numerusform>其中 %n 项已在其他空间中，仍留在那里：用“移到空间”可以移动它们。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="490" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="494" />
         <source>The folder %1 is already watched in “%2” and stays there: its Move to space moves it.</source>
         <translation>文件夹 %1 已在“%2”中被监视，仍留在那里：用它旁边的“移到空间”可以移动它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="495" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="499" />
         <source>%1 is in a watched folder of “%2” and stays there: move its folder to move it.</source>
         <translation>%1 在“%2”的一个监视文件夹中，仍留在那里：移动它所在的文件夹才能移动它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="498" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="502" />
         <source>%1 is already in “%2” and stays there: Move to space moves it.</source>
         <translation>%1 已在“%2”中，仍留在那里：用“移到空间”可以移动它。</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="527" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="531" />
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="530" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="534" />
         <source>Stop watching %1? Its files are not touched. Remove its documents from desktop-mem too, or keep them (no longer re-read)?</source>
         <translation>停止监视 %1？其中的文件不会被改动。要同时从 desktop-mem 中移除它的文档，还是保留它们（不再重新读取）？</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="534" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="538" />
         <source>Remove them</source>
         <translation>移除它们</translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="535" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="539" />
         <source>Keep them</source>
         <translation>保留它们</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="544" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="548" />
         <source>No longer watching the folder; its %n document(s) stay.</source>
         <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档保留。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="547" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="551" />
         <source>No longer watching the folder; its %n document(s) are removed.</source>
         <translation><numerusform>已不再监视该文件夹；其中的 %n 个文档已移除。</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="563" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="567" />
         <source>Remove documents</source>
         <translation>移除文档</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="565" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="569" />
         <source>Remove %n document(s) and every passage of them from desktop-mem, for good? The files themselves are not touched.</source>
         <translation><numerusform>要从 desktop-mem 中永久移除 %n 个文档及其全部片段吗？文件本身不受影响。</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="598" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="602" />
         <source>shaped %n answer(s)</source>
         <translation><numerusform>影响了 %n 个回答</numerusform></translation>
     </message>
     <message>
-        <location filename="../../desktop_mem/ui/documents_ui.py" line="603" />
+        <location filename="../../desktop_mem/ui/documents_ui.py" line="607" />
         <source>No passage is about this.</source>
         <translation>没有与此相关的片段。</translation>
     </message>

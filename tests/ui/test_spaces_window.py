@@ -7,6 +7,7 @@ Every change shows by what the core announces, never a refresh by hand."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,8 @@ import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QPushButton
 
+from desktop_mem.core.db.database import write_failed
+from desktop_mem.core.documents.records import AddReport, Elsewhere
 from desktop_mem.core.memory.store import NewMemory
 from desktop_mem.core.profile import Profile
 from desktop_mem.core.service import Service
@@ -463,6 +466,15 @@ def test_what_stays_elsewhere_does_not_hide_what_else_is_said(
     qtbot.waitUntil(lambda: not docs.running and bool(said), timeout=20000)
     assert "pay.md is already in “Work” and stays there" in said[-1]
     assert said[-1].startswith("Documents: 1 added, 0 updated, 0 removed. 1 passage can be found")
+    # nothing added, and the disk full: both said (the disk's sentence was dropped)
+    full = write_failed(
+        profile.config.home / "profile.db", sqlite3.OperationalError("database or disk is full")
+    )
+    stays = Elsewhere(str(single), work, service.documents.list()[0].id)
+    text = docs.said(AddReport(stopped=full, elsewhere=[stays]))
+    assert "is full: nothing was changed" in text and "stays there" in text
+    assert docs.said(AddReport(elsewhere=[stays])).startswith("pay.md is already in “Work”")
+    assert docs.said(AddReport(unchanged=[str(single)])) == ""  # nothing to say
 
 
 def test_a_space_taken_out_under_a_new_chat_leaves_it_in_the_shared_space(
