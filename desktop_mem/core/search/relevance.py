@@ -397,8 +397,13 @@ def judge(
     # What an item holds in its own words: the turn it answers (kept as its context)
     # may hold the question's words ("What's it about?" after "I finished my first
     # screenplay"); they find it, but do not keep it whatever its meaning.
+    # Asked only of the items that hold enough of them to be kept by them (half, with a
+    # date's words): most queries' words are in no such item, and nothing more is read.
+    enough = min(rule.words_share, 1.0)
+    could = [i for i in worded
+             if coverage.get(i, 0.0) + (time_share if i in dated else 0.0) >= enough]  # fmt: skip
     own = (
-        term_coverage(db, tier.fts, terms, [i for i in worded if coverage.get(i)], tier.own_words)
+        term_coverage(db, tier.fts, terms, could, tier.own_words)
         if tier.own_words is not None and about
         else coverage
     )
